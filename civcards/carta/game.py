@@ -111,6 +111,45 @@ def _add(counts: list[int], cards: str) -> None:
         counts[LETTER_INDEX[ch]] += 1
 
 
+# Moves that carry one card letter (and perhaps a seat) are made once.
+_PLAY = tuple(Move("play", cards=c) for c in LETTERS)
+_KEEP = tuple(Move("keep", cards=c) for c in LETTERS)
+_TAKE = tuple(Move("take", cards=c) for c in LETTERS)
+_ASSASSINATION = tuple(Move("assassination", cards=c) for c in LETTERS)
+_ATTACK = tuple(Move("attack", cards=c) for c in LETTERS)
+_OLIGARCHY = tuple(Move("oligarchy", cards=c) for c in LETTERS)
+_EMBARGO = tuple(tuple(Move("embargo", s, c) for c in LETTERS) for s in range(4))
+_DEMOCRACY = tuple(tuple(Move("democracy", s, c) for c in LETTERS) for s in range(4))
+_INQUISITION_EMPTY = tuple(Move("inquisition", s) for s in range(4))
+_HOLYBOOK = Move("holybook")
+_DIVINERIGHT = Move("divineright")
+
+
+@lru_cache(maxsize=65536)
+def _choice_moves(kind: str, counts: tuple[int, ...], k: int, seat: int = -1) -> tuple[Move, ...]:
+    """``kind`` moves naming each multiset of ``k`` cards from ``counts``."""
+    return tuple(Move(kind, seat, c) for c in multisets(counts, k))
+
+
+@lru_cache(maxsize=65536)
+def _swap_moves(
+    kind: str, area: tuple[int, ...], hand: tuple[int, ...], emb: int, k: int
+) -> tuple[Move, ...]:
+    """Development/Monopoly (discard then play) or Experiment/Research (return then play)."""
+    out: list[Move] = []
+    if sum(area) < k:
+        return ()
+    back = kind in ("experiment", "research")
+    for first in multisets(area, k):
+        h2 = list(hand)
+        if back:
+            _add(h2, first)
+        playable = tuple(0 if emb >> d & 1 else h2[d] for d in range(6))
+        for p in multisets(playable, min(k, sum(playable))):
+            out.append(Move(kind, cards=first, more=p))
+    return tuple(out)
+
+
 # ---------------------------------------------------------------------------
 # Decks
 
@@ -193,6 +232,7 @@ class GameState:
         "last_round",
         "learned",
         "markers",
+        "movers",
         "n",
         "phase",
         "points",
@@ -234,6 +274,7 @@ class GameState:
     victory: str | None
     points: list[int] | None
     history: list[Move]
+    movers: list[int]
     learned: list[list[tuple[object, ...]]]
     draft_step: int
     draft_hold: list[list[int]]
@@ -273,6 +314,7 @@ class GameState:
         c.victory = self.victory
         c.points = None if self.points is None else self.points[:]
         c.history = self.history[:]
+        c.movers = self.movers[:]
         c.learned = [lst[:] for lst in self.learned]
         c.draft_step = self.draft_step
         c.draft_hold = [h[:] for h in self.draft_hold]
@@ -371,80 +413,56 @@ class GameState:
         return [format_move(m) for m in self.legal_moves()]
 
     def _generate(self) -> list[Move]:
+        """The legal moves, each exactly once, in no particular order."""
         ph = self.phase
         if ph == PLAY:
             hand = self.hands[self.active]
             emb = self.embargoed
-            return [
-                Move("play", cards=LETTERS[d])
-                for d in range(6)
-                if hand[d] and not emb >> d & 1
-            ]
+            return [_PLAY[d] for d in range(6) if hand[d] and not emb >> d & 1]
         if ph == EFFECTS:
             return self._effect_moves()
         if ph == DRAFT:
             if self.draft_step < 3:
                 hold = self.draft_hold[self.active]
-                return [Move("keep", cards=LETTERS[d]) for d in range(6) if hold[d]]
-            return [Move("take", cards=LETTERS[d]) for d in range(6) if self.draft_centre[d]]
+                return [_KEEP[d] for d in range(6) if hold[d]]
+            return [_TAKE[d] for d in range(6) if self.draft_centre[d]]
         return []
-
-    def _playable(self, hand: list[int]) -> tuple[int, ...]:
-        emb = self.embargoed
-        return tuple(0 if emb >> d & 1 else hand[d] for d in range(6))
 
     def _perm_moves(self, domain: int, level: int, out: list[Move]) -> None:
         """The moves of one permanent effect, as if the active player had it."""
         me = self.active
         hand = self.hands[me]
-        area = self.areas[me]
         if domain == MILITARY:
             if level == 1:
-                out.extend(Move("assassination", cards=LETTERS[d]) for d in range(6) if hand[d])
+                out.extend([_ASSASSINATION[d] for d in range(6) if hand[d]])
             else:
                 h = sum(hand)
                 if h:
-                    out.extend(Move("purge", cards=c) for c in multisets(tuple(hand), min(2, h)))
+                    out.extend(_choice_moves("purge", tuple(hand), 2 if h > 1 else 1))
         elif domain == RELIGION:
-            out.append(Move("holybook" if level == 1 else "divineright"))
+            out.append(_HOLYBOOK if level == 1 else _DIVINERIGHT)
         elif domain == ECONOMY:
-            if sum(area) < level:
-                return
             kind = "development" if level == 1 else "monopoly"
-            playable = self._playable(hand)
-            plays = multisets(playable, min(level, sum(playable)))
-            for disc in multisets(tuple(area), level):
-                for p in plays:
-                    out.append(Move(kind, cards=disc, more=p))
+            out.extend(_swap_moves(kind, tuple(self.areas[me]), tuple(hand), self.embargoed, level))
         elif domain == SCIENCE:
-            if sum(area) < level:
-                return
             kind = "experiment" if level == 1 else "research"
-            emb = self.embargoed
-            for ret in multisets(tuple(area), level):
-                h2 = hand[:]
-                _add(h2, ret)
-                playable = tuple(0 if emb >> d & 1 else h2[d] for d in range(6))
-                for p in multisets(playable, min(level, sum(playable))):
-                    out.append(Move(kind, cards=ret, more=p))
+            out.extend(_swap_moves(kind, tuple(self.areas[me]), tuple(hand), self.embargoed, level))
         elif domain == UTOPIA:
             disc = self.discard
             total = sum(disc)
             if not total:
                 return
             if level == 1:
-                out.extend(Move("oligarchy", cards=LETTERS[d]) for d in range(6) if disc[d])
+                out.extend([_OLIGARCHY[d] for d in range(6) if disc[d]])
             else:
-                out.extend(
-                    Move("republic", cards=c) for c in multisets(tuple(disc), min(2, total))
-                )
+                out.extend(_choice_moves("republic", tuple(disc), 2 if total > 1 else 1))
 
     def _effect_moves(self) -> list[Move]:
         me = self.active
         n = self.n
         hand = self.hands[me]
-        area = self.areas[me]
         areas = self.areas
+        area = areas[me]
         l1 = self.l1
         l2 = self.l2
         perm = self.used_perm
@@ -452,66 +470,79 @@ class GameState:
         out: list[Move] = []
         # permanent effects (R11), one per domain (R10)
         for d in (MILITARY, ECONOMY, SCIENCE, UTOPIA):
-            if not perm >> d & 1:
-                c = area[d]
-                if c >= l1:
-                    self._perm_moves(d, 1, out)
+            c = area[d]
+            if c >= l1 and not perm >> d & 1:
+                self._perm_moves(d, 1, out)
                 if c >= l2:
                     self._perm_moves(d, 2, out)
         # discard effects (R12)
         if area[MILITARY] and not disc & 1:
-            for d in range(6):
-                if area[d] - (d == MILITARY) >= 1:
-                    out.append(Move("attack", cards=LETTERS[d]))
-        if area[RELIGION] and not disc >> RELIGION & 1:
+            out.extend([_ATTACK[d] for d in range(6) if area[d] > (d == MILITARY)])
+        if area[RELIGION] and not disc & 2:
             for s in range(n):
                 if s != me:
                     target = self.hands[s]
                     k = sum(target)
                     if k == 0:
-                        out.append(Move("inquisition", s))
+                        out.append(_INQUISITION_EMPTY[s])
                     else:
-                        pool = tuple(a + b for a, b in zip(hand, target, strict=True))
-                        out.extend(Move("inquisition", s, g) for g in multisets(pool, k))
-        if area[ECONOMY] and not disc >> ECONOMY & 1:
+                        pool = (
+                            hand[0] + target[0],
+                            hand[1] + target[1],
+                            hand[2] + target[2],
+                            hand[3] + target[3],
+                            hand[4] + target[4],
+                            hand[5] + target[5],
+                        )
+                        out.extend(_choice_moves("inquisition", pool, k, s))
+        if area[ECONOMY] and not disc & 4:
             for s in range(n):
                 if s != me:
                     other = areas[s]
-                    out.extend(Move("embargo", s, LETTERS[d]) for d in range(6) if other[d])
-        if area[SCIENCE] and not disc >> SCIENCE & 1:
-            k = min(5, len(self.deck))
-            pool_l = hand[:]
+                    row = _EMBARGO[s]
+                    out.extend([row[d] for d in range(6) if other[d]])
+        if area[SCIENCE] and not disc & 8:
             deck = self.deck
+            k = 5 if len(deck) >= 5 else len(deck)
+            pool_l = hand[:]
             for i in range(1, k + 1):
                 pool_l[deck[-i]] += 1
-            out.extend(Move("discovery", cards=c) for c in multisets(tuple(pool_l), k))
-        if area[UTOPIA] and not disc >> UTOPIA & 1:
+            out.extend(_choice_moves("discovery", tuple(pool_l), k))
+        if area[UTOPIA] and not disc & 32:
             for s in range(n):
                 if s != me:
                     other = areas[s]
-                    out.extend(Move("democracy", s, LETTERS[d]) for d in range(6) if other[d])
-        # Inspiration (R19)
-        if not self.inspired and area[CULTURE]:
-            mine = area[CULTURE]
-            if all(areas[s][CULTURE] < mine for s in range(n) if s != me):
+                    row = _DEMOCRACY[s]
+                    out.extend([row[d] for d in range(6) if other[d]])
+        # Inspiration (R19): strictly more Culture than every other player
+        mine = area[CULTURE]
+        if mine and not self.inspired:
+            for s in range(n):
+                if s != me and areas[s][CULTURE] >= mine:
+                    break
+            else:
                 for s in range(n):
-                    if s == me:
-                        continue
-                    other = areas[s]
-                    for (d, lvl), _kind in COPYABLE.items():
-                        if perm >> d & 1:
-                            continue
-                        need = l1 if lvl == 1 else l2
-                        if other[d] < need:
-                            continue
-                        own = 2 if area[d] >= l2 else 1 if area[d] >= l1 else 0
-                        if own >= lvl:
-                            continue
-                        sub: list[Move] = []
-                        self._perm_moves(d, lvl, sub)
-                        out.extend(Move("inspiration", s, copy=m) for m in sub)
+                    if s != me:
+                        self._inspiration_moves(s, out)
         out.append(END)
         return out
+
+    def _inspiration_moves(self, s: int, out: list[Move]) -> None:
+        other = self.areas[s]
+        area = self.areas[self.active]
+        l1 = self.l1
+        l2 = self.l2
+        perm = self.used_perm
+        for d in (MILITARY, RELIGION, ECONOMY, SCIENCE, UTOPIA):
+            if perm >> d & 1 or other[d] < l1:
+                continue
+            own = 2 if area[d] >= l2 else 1 if area[d] >= l1 else 0
+            for lvl in (1, 2):
+                if own >= lvl or (lvl == 2 and other[d] < l2):
+                    continue
+                sub: list[Move] = []
+                self._perm_moves(d, lvl, sub)
+                out.extend([Move("inspiration", s, "", "", m) for m in sub])
 
     # -- applying moves ------------------------------------------------------
 
@@ -540,9 +571,10 @@ class GameState:
 
     def apply_unchecked(self, m: Move) -> None:
         """Play a move known to be legal (from :meth:`legal_moves`), unchecked."""
-        self.history.append(m)
-        k = m.kind
         me = self.active
+        self.history.append(m)
+        self.movers.append(me)
+        k = m.kind
         if k == "play":
             d = LETTER_INDEX[m.cards]
             self.hands[me][d] -= 1
@@ -642,8 +674,9 @@ class GameState:
                 d = li[ch]
                 hand[d] -= 1
                 target[d] += 1
-            self.learned[me].append(("inquisition_saw", m.seat, old))
-            self.learned[m.seat].append(("inquisition_got", me, old, m.cards))
+            at = len(self.history) - 1
+            self.learned[me].append(("inquisition_saw", at, m.seat, old))
+            self.learned[m.seat].append(("inquisition_got", at, me, old, m.cards))
         elif k == "embargo" or k == "democracy":
             dom = ECONOMY if k == "embargo" else UTOPIA
             area[dom] -= 1
@@ -692,7 +725,7 @@ class GameState:
         area = self.areas[me]
         heg = self.heg
         for d in range(6):
-            if area[d] >= heg and area[d] >= heg + self.democracy_on(me, d):
+            if area[d] >= heg and (not self.markers or area[d] >= heg + self.democracy_on(me, d)):
                 self.winners = [me, (me + 2) % 4] if self.teams else [me]
                 self.winners.sort()
                 self.victory = "hegemony"
@@ -726,10 +759,11 @@ class GameState:
         self.embargoed = emb
         hand = self.hands[seat]
         # R9: phase 1 is skipped only when no card may be played
-        if any(hand[d] and not emb >> d & 1 for d in range(6)):
-            self.phase = PLAY
-        else:
-            self.phase = EFFECTS
+        self.phase = EFFECTS
+        for d in range(6):
+            if hand[d] and not emb >> d & 1:
+                self.phase = PLAY
+                break
 
     def _score_majorities(self) -> None:
         """R22 (and R24 for teams): score the majorities and name the winners."""
@@ -791,9 +825,8 @@ class GameState:
                 hold = self.draft_hold
                 self.draft_hold = [hold[(s - 1) % n] for s in range(n)]
                 for s in range(n):
-                    self.learned[s].append(
-                        ("draft_received", self.draft_step, (s - 1) % n, counts_to_str(self.draft_hold[s]))
-                    )
+                    got = counts_to_str(self.draft_hold[s])
+                    self.learned[s].append(("draft_received", self.draft_step, (s - 1) % n, got))
                 self.active = self.start
             else:
                 for h in self.draft_hold:
@@ -830,7 +863,7 @@ def new_game(
     *,
     deal: str = "basic",
     teams: bool = False,
-    seed: int | None = None,
+    seed: int | str | None = None,
     deck: str | None = None,
     start: int | None = None,
 ) -> GameState:
@@ -884,6 +917,7 @@ def new_game(
     g.victory = None
     g.points = None
     g.history = []
+    g.movers = []
     g.learned = [[] for _ in range(players)]
     g.draft_step = 0
     g.draft_hold = [[0] * 6 for _ in range(players)]
@@ -910,3 +944,21 @@ def replay_moves(g: GameState, moves: Iterable[Move | str]) -> GameState:
     for m in moves:
         g.apply(m)
     return g
+
+
+def random_playout(g: GameState, rng: random.Random) -> int:
+    """Play ``g`` to its end, each move uniformly random among the legal moves.
+
+    This is the benchmark's playout (``civcards bench``): uniform over the
+    distinct legal moves in the sense of NOTATION.md. Returns the number of
+    moves made.
+    """
+    gen = g._generate
+    play = g.apply_unchecked
+    rnd = rng.random
+    count = 0
+    while g.phase != OVER:
+        moves = gen()
+        play(moves[int(rnd() * len(moves))])
+        count += 1
+    return count

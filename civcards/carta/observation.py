@@ -1,0 +1,246 @@
+"""What one seat may know (R25), and legal choices that reveal nothing early.
+
+:func:`observe` builds a seat's :class:`Observation`: the public zones, its
+own hand, and what it learned (Inquisition, the draft). It never holds
+another seat's hand, the deck order or the removed cards.
+
+Two effects let a player see hidden cards only once they are committed:
+Discovery (the top of the deck) and Inquisition (the target's hand). Their
+full moves (``discovery discard MMSCU``) would give those cards away if they
+were listed before the choice, so :func:`seat_options` lists them as
+*prefixes* (``discovery discard ?``, ``inquisition 1 give ?``) and
+:func:`expand` shows the revealed cards and the full moves once one is chosen.
+
+>>> from civcards.carta.game import new_game
+>>> g = new_game(2, seed=3)
+>>> obs = observe(g, 0)
+>>> obs.hand_sizes, obs.deck_size
+([3, 3], 89)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .cards import LETTERS, counts_to_str
+from .game import OVER, GameState
+from .moves import Move, format_move
+
+SECRET_MARK = "?"
+
+
+def public_move_text(g: GameState, index: int, seat: int | None) -> str:
+    """The move at ``index`` of the history as ``seat`` may read it (None: a spectator).
+
+    Draft keeps are hidden from the other seats (``keep ?``), and the cards
+    given back by Inquisition only the two players involved see.
+    """
+    m = g.history[index]
+    mover = mover_of(g, index)
+    if m.kind == "keep" and seat != mover:
+        return "keep ?"
+    if m.kind == "inquisition" and m.cards and seat not in (mover, m.seat):
+        return f"inquisition {m.seat} give {SECRET_MARK}"
+    return format_move(m)
+
+
+def mover_of(g: GameState, index: int) -> int:
+    """The seat that made move ``index`` (recomputed from the history)."""
+    return g.movers[index]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A seat's view of the game: exactly what R25 lets it know."""
+
+    seat: int
+    players: int
+    deal: str
+    teams: bool
+    start: int
+    thresholds: tuple[int, int, int]
+    phase: str
+    to_move: int | None
+    turn: int
+    deck_size: int
+    era: int | None
+    last_round: bool
+    hand: str
+    hand_sizes: list[int]
+    areas: list[str]
+    discard: str
+    markers: list[dict[str, Any]]
+    coin: dict[str, int | str] | None
+    used_effects: list[str]
+    draft_packet: str
+    draft_centre: str
+    learned: list[list[Any]]
+    known_in_hands: list[str]
+    history: list[str]
+    movers: list[int]
+    finished: bool
+    winners: list[int]
+    victory: str | None
+    points: list[int] | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def markers_json(g: GameState) -> list[dict[str, Any]]:
+    return [
+        {"seat": s, "domain": LETTERS[d], "kind": k, "by": b}
+        for s, d, k, b in sorted(g.markers)
+    ]
+
+
+def coin_json(g: GameState) -> dict[str, int | str] | None:
+    if g.coin is None:
+        return None
+    h, s, d = g.coin
+    return {"holder": h, "seat": s, "domain": LETTERS[d]}
+
+
+def observe(g: GameState, seat: int) -> Observation:
+    """The observation of ``seat`` (0..n-1)."""
+    if not 0 <= seat < g.n:
+        raise ValueError(f"there is no seat {seat} in a {g.n}-player game")
+    in_draft = g.phase == "draft"
+    return Observation(
+        seat=seat,
+        players=g.n,
+        deal=g.deal,
+        teams=g.teams,
+        start=g.start,
+        thresholds=g.thresholds,
+        phase=g.phase,
+        to_move=g.to_move,
+        turn=g.turn,
+        deck_size=len(g.deck),
+        era=g.era,
+        last_round=g.last_round,
+        hand=counts_to_str(g.hands[seat]),
+        hand_sizes=[sum(h) for h in g.hands],
+        areas=[counts_to_str(a) for a in g.areas],
+        discard=counts_to_str(g.discard),
+        markers=markers_json(g),
+        coin=coin_json(g),
+        used_effects=list(g.used_log),
+        draft_packet=counts_to_str(g.draft_hold[seat]) if in_draft else "",
+        draft_centre=counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else "",
+        learned=[list(e) for e in g.learned[seat]],
+        known_in_hands=known_in_hands(g, seat),
+        history=[public_move_text(g, i, seat) for i in range(len(g.history))],
+        movers=list(g.movers),
+        finished=g.phase == OVER,
+        winners=list(g.winners),
+        victory=g.victory,
+        points=None if g.points is None else list(g.points),
+    )
+
+
+def known_in_hands(g: GameState, seat: int) -> list[str]:
+    """Cards that ``seat`` knows for sure to be in each hand now (a lower bound).
+
+    Its own hand is known in full. Another seat's is learned through
+    Inquisition (R16), grows with the public cards it takes into its hand
+    (Experiment, Research, Oligarchy, Republic) and shrinks as it plays or
+    discards cards. Computed from the history, using only what ``seat`` saw.
+    """
+    n = g.n
+    known = [[0] * 6 for _ in range(n)]
+    # the hand each Inquisition took, by the index of its move (engine-side data,
+    # used only for the seats that saw it)
+    olds = {e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"}
+    for i, m in enumerate(g.history):
+        who = g.movers[i]
+        if m.kind == "inspiration" and m.copy is not None:
+            m = m.copy
+        k = m.kind
+        kn = known[who]
+        if k in ("play", "assassination", "purge", "discovery"):
+            _minus(kn, m.cards)
+        elif k in ("development", "monopoly"):
+            _minus(kn, m.more)
+        elif k in ("experiment", "research"):
+            _plus(kn, m.cards)
+            _minus(kn, m.more)
+        elif k in ("oligarchy", "republic"):
+            _plus(kn, m.cards)
+        elif k == "inquisition" and m.cards:
+            t = m.seat
+            old = _counts(str(olds[i]))
+            give = _counts(m.cards)
+            size = sum(give)
+            if seat == who:
+                known[t] = give
+            elif seat == t:
+                known[who] = [max(0, known[who][d] + old[d] - give[d]) for d in range(6)]
+            else:
+                known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
+                known[t] = [0] * 6
+    known[seat] = list(g.hands[seat])
+    return [counts_to_str(c) for c in known]
+
+
+def _counts(cards: str) -> list[int]:
+    out = [0] * 6
+    for ch in cards:
+        out[LETTERS.index(ch)] += 1
+    return out
+
+
+def _minus(kn: list[int], cards: str) -> None:
+    for ch in cards:
+        d = LETTERS.index(ch)
+        if kn[d]:
+            kn[d] -= 1
+
+
+def _plus(kn: list[int], cards: str) -> None:
+    for ch in cards:
+        kn[LETTERS.index(ch)] += 1
+
+
+def _hidden_prefix(g: GameState, m: Move) -> str | None:
+    if m.kind == "discovery" and g.deck:
+        return f"discovery discard {SECRET_MARK}"
+    if m.kind == "inquisition" and sum(g.hands[m.seat]):
+        return f"inquisition {m.seat} give {SECRET_MARK}"
+    return None
+
+
+def seat_options(g: GameState) -> list[str]:
+    """The choices :attr:`~GameState.to_move` can see, canonical and sorted.
+
+    Moves whose choices depend on cards the player has not seen yet are
+    folded into one prefix ending in ``?``; see :func:`expand`.
+    """
+    out = set()
+    for m in g._generate():
+        out.add(_hidden_prefix(g, m) or format_move(m))
+    return sorted(out)
+
+
+def expand(g: GameState, option: str) -> tuple[str, list[str]]:
+    """What choosing ``option`` reveals, and the full moves it stands for.
+
+    For ``discovery discard ?`` the reveal is the cards drawn; for
+    ``inquisition N give ?`` the hand of seat N. For any other option the
+    reveal is ``""`` and the list holds the option itself.
+    """
+    if not option.endswith(SECRET_MARK):
+        return "", [option]
+    if option.startswith("discovery"):
+        k = min(5, len(g.deck))
+        reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
+        full = [s for s in g.legal_strings() if s.startswith("discovery discard ")]
+    else:
+        seat = int(option.split()[1])
+        reveal = counts_to_str(g.hands[seat])
+        full = [s for s in g.legal_strings() if s.startswith(f"inquisition {seat} give ")]
+    if not full:
+        raise ValueError(f"{option!r} is not a choice now")
+    return reveal, full

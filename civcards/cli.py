@@ -1,0 +1,26 @@
+"""The ``civcards`` command line: play, replay, simulate, bench."""
+
+from __future__ import annotations
+
+import typer
+
+from .commands import bench, play, replay, simulate
+
+app = typer.Typer(
+    name="civcards",
+    help="CIV: Carta Impera Victoria — play, replay, simulate and benchmark.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for module in (play, replay, simulate, bench):
+    module.register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""One module per ``civcards`` sub-command; each has ``register(app)``."""
