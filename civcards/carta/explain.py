@@ -49,9 +49,23 @@ def _lacks(counts: list[int], cards: str) -> str | None:
     return None
 
 
+_ONE_CARD = ("play", "keep", "take", "assassination", "attack", "embargo", "democracy", "oligarchy")
+
+
 def why_illegal(g: GameState, m: Move) -> str:
     """A sentence saying why ``m`` is not legal in ``g`` (assumed illegal)."""
+    try:
+        return _why(g, m)
+    except (KeyError, IndexError, ValueError, AssertionError):  # pragma: no cover - safety net
+        return "this move is not legal in this position"
+
+
+def _why(g: GameState, m: Move) -> str:
     me = g.active
+    if m.kind in _ONE_CARD and len(m.cards) != 1:
+        return f"'{m.kind}' names exactly one card"
+    if m.kind == "inspiration" and m.copy is not None and m.copy.kind in _ONE_CARD and len(m.copy.cards) != 1:
+        return f"'{m.copy.kind}' names exactly one card"
     who = f"seat {me}"
     k = m.kind
     if g.phase == "over":
