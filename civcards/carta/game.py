@@ -739,8 +739,6 @@ class GameState:
 
     def _finish(self) -> None:
         self.phase = OVER
-        self.coin = None
-        self.copied_hand = 0
 
     def _start_turn(self, seat: int) -> None:
         self.active = seat
