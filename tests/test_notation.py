@@ -231,7 +231,9 @@ def test_bad_move_exits_1_naming_move_and_reason(
     assert out["ok"] is False and out["move_index"] == index
     assert words in out["error"]
     text = run_replay(str(path))
-    assert text.returncode == 1 and "illegal" in text.stdout + text.stderr or "cannot" in text.stdout
+    assert (
+        (text.returncode == 1 and "illegal" in text.stdout + text.stderr) or "cannot" in text.stdout
+    )
 
 
 def test_replay_reads_stdin() -> None:

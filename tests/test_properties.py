@@ -132,7 +132,9 @@ def test_r25_observation_reveals_nothing_private(
 
 
 @given(configs, seeds, seeds)
-def test_known_cards_are_really_in_hand(config: tuple[int, str, bool], seed: int, mseed: int) -> None:
+def test_known_cards_are_really_in_hand(
+    config: tuple[int, str, bool], seed: int, mseed: int
+) -> None:
     """R16/R25: what a seat knows of another hand is a true lower bound."""
     g = start(config, seed)
     rng = random.Random(mseed)
@@ -154,7 +156,9 @@ def _candidates(g) -> list[str]:  # type: ignore[no-untyped-def]
         for i, t in enumerate(toks):
             if t.isupper():
                 for x in letters:
-                    out.add(" ".join([*toks[:i], (t[:-1] + x) if len(t) > 1 else x, *toks[i + 1 :]]))
+                    out.add(
+                        " ".join([*toks[:i], (t[:-1] + x) if len(t) > 1 else x, *toks[i + 1 :]])
+                    )
                 out.add(" ".join([*toks[:i], t + "M", *toks[i + 1 :]]))
             if t.isdigit():
                 for s in range(4):

@@ -64,7 +64,12 @@ def _why(g: GameState, m: Move) -> str:
     me = g.active
     if m.kind in _ONE_CARD and len(m.cards) != 1:
         return f"'{m.kind}' names exactly one card"
-    if m.kind == "inspiration" and m.copy is not None and m.copy.kind in _ONE_CARD and len(m.copy.cards) != 1:
+    if (
+        m.kind == "inspiration"
+        and m.copy is not None
+        and m.copy.kind in _ONE_CARD
+        and len(m.copy.cards) != 1
+    ):
         return f"'{m.copy.kind}' names exactly one card"
     who = f"seat {me}"
     k = m.kind
@@ -78,7 +83,9 @@ def _why(g: GameState, m: Move) -> str:
         if g.draft_step >= 3 and k == "keep":
             return "every card has been kept; now each player takes a centre card (R8.4)"
         if k == "keep":
-            return f"the cards {who} holds in the draft include no {_name(LETTER_INDEX[m.cards])} card"
+            return (
+                f"the cards {who} holds in the draft include no {_name(LETTER_INDEX[m.cards])} card"
+            )
         return f"no {_name(LETTER_INDEX[m.cards])} card is left in the centre (R8.4)"
     if k in ("keep", "take"):
         return "the draft is over"

@@ -240,8 +240,8 @@ class GameState:
         "teams",
         "turn",
         "used_disc",
-        "used_perm",
         "used_log",
+        "used_perm",
         "victory",
         "winners",
     )
@@ -364,9 +364,7 @@ class GameState:
         return 2 if c >= self.l2 else 1 if c >= self.l1 else 0
 
     def democracy_on(self, seat: int, domain: int) -> int:
-        return sum(
-            1 for s, d, k, _ in self.markers if s == seat and d == domain and k == DEMOCRACY
-        )
+        return sum(1 for s, d, k, _ in self.markers if s == seat and d == domain and k == DEMOCRACY)
 
     def hand_size(self, seat: int) -> int:
         """R13/R16: the hand size ``seat`` would draw up to at phase 3 now."""
@@ -589,7 +587,7 @@ class GameState:
         elif k == "inspiration":
             sub = m.copy
             assert sub is not None
-            d, lvl = _EFFECT_DOMAIN[sub.kind]
+            d = _EFFECT_DOMAIN[sub.kind][0]
             self.inspired = True
             self.used_perm |= 1 << d
             self.used_log.append("inspiration")

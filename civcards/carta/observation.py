@@ -91,8 +91,7 @@ class Observation:
 
 def markers_json(g: GameState) -> list[dict[str, Any]]:
     return [
-        {"seat": s, "domain": LETTERS[d], "kind": k, "by": b}
-        for s, d, k, b in sorted(g.markers)
+        {"seat": s, "domain": LETTERS[d], "kind": k, "by": b} for s, d, k, b in sorted(g.markers)
     ]
 
 
@@ -207,7 +206,7 @@ def _plus(kn: list[int], cards: str) -> None:
 def _hidden_prefix(g: GameState, m: Move) -> str | None:
     if m.kind == "discovery" and g.deck:
         return f"discovery discard {SECRET_MARK}"
-    if m.kind == "inquisition" and sum(g.hands[m.seat]):
+    if m.kind == "inquisition" and any(g.hands[m.seat]):
         return f"inquisition {m.seat} give {SECRET_MARK}"
     return None
 

@@ -45,9 +45,7 @@ def run_replay(path: str, as_json: bool, legal: bool) -> int:
             typer.echo(f"error: {e}", err=True)
         return EXIT_INVALID
     result = replay(rec)
-    pos = position_json(
-        result.state, error=result.error, move_index=result.move_index, legal=legal
-    )
+    pos = position_json(result.state, error=result.error, move_index=result.move_index, legal=legal)
     if as_json:
         typer.echo(json.dumps(pos, ensure_ascii=False))
     else:
@@ -91,8 +89,12 @@ def _print_text(pos: dict[str, object], names: list[str] | None) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_cmd(
-        record: Annotated[str, typer.Argument(help="A game record file (NOTATION.md), or - for stdin.")],
-        as_json: Annotated[bool, typer.Option("--json", help="Print the position as one line of JSON.")] = False,
+        record: Annotated[
+            str, typer.Argument(help="A game record file (NOTATION.md), or - for stdin.")
+        ],
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print the position as one line of JSON.")
+        ] = False,
         legal: Annotated[bool, typer.Option("--legal", help="Also list the legal moves.")] = False,
     ) -> None:
         """Replay a game record and show the position after its last move.
