@@ -129,6 +129,10 @@ def test_r25_observation_reveals_nothing_private(
             assert observe(other, seat) == observe(state, seat)
             if state.to_move == seat:
                 assert seat_options(other) == seat_options(state)
+        # a spectator sees the public zones only: hide every hand at once
+        public = _hide(_hide(state, 0, rng), 1, rng)
+        assert observe(public, None) == observe(state, None)
+        assert observe(state, None).hand == "" and observe(state, None).learned == []
 
 
 @given(configs, seeds, seeds)

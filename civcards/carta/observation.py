@@ -102,11 +102,21 @@ def coin_json(g: GameState) -> dict[str, int | str] | None:
     return {"holder": h, "seat": s, "domain": LETTERS[d]}
 
 
-def observe(g: GameState, seat: int) -> Observation:
-    """The observation of ``seat`` (0..n-1)."""
-    if not 0 <= seat < g.n:
-        raise ValueError(f"there is no seat {seat} in a {g.n}-player game")
+def observe(g: GameState, seat: int | None) -> Observation:
+    """The observation of ``seat`` (0..n-1); ``None`` for a spectator (public only).
+
+    A spectator's observation has ``seat == -1``, an empty hand and nothing learned.
+    """
+    if seat is None:
+        return _observe(g, -1)
+    if not isinstance(seat, int) or not 0 <= seat < g.n:
+        raise ValueError(f"there is no seat {seat!r} in a {g.n}-player game")
+    return _observe(g, seat)
+
+
+def _observe(g: GameState, seat: int) -> Observation:
     in_draft = g.phase == "draft"
+    own = seat >= 0
     return Observation(
         seat=seat,
         players=g.n,
@@ -120,18 +130,18 @@ def observe(g: GameState, seat: int) -> Observation:
         deck_size=len(g.deck),
         era=g.era,
         last_round=g.last_round,
-        hand=counts_to_str(g.hands[seat]),
+        hand=counts_to_str(g.hands[seat]) if own else "",
         hand_sizes=[sum(h) for h in g.hands],
         areas=[counts_to_str(a) for a in g.areas],
         discard=counts_to_str(g.discard),
         markers=markers_json(g),
         coin=coin_json(g),
         used_effects=list(g.used_log),
-        draft_packet=counts_to_str(g.draft_hold[seat]) if in_draft else "",
+        draft_packet=counts_to_str(g.draft_hold[seat]) if in_draft and own else "",
         draft_centre=counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else "",
-        learned=[list(e) for e in g.learned[seat]],
+        learned=[list(e) for e in g.learned[seat]] if own else [],
         known_in_hands=known_in_hands(g, seat),
-        history=[public_move_text(g, i, seat) for i in range(len(g.history))],
+        history=[public_move_text(g, i, seat if own else None) for i in range(len(g.history))],
         movers=list(g.movers),
         finished=g.phase == OVER,
         winners=list(g.winners),
@@ -142,6 +152,8 @@ def observe(g: GameState, seat: int) -> Observation:
 
 def known_in_hands(g: GameState, seat: int) -> list[str]:
     """Cards that ``seat`` knows for sure to be in each hand now (a lower bound).
+
+    ``seat == -1`` is a spectator, who knows only what was public.
 
     Its own hand is known in full. Another seat's is learned through
     Inquisition (R16), grows with the public cards it takes into its hand
@@ -180,7 +192,8 @@ def known_in_hands(g: GameState, seat: int) -> list[str]:
             else:
                 known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
                 known[t] = [0] * 6
-    known[seat] = list(g.hands[seat])
+    if seat >= 0:
+        known[seat] = list(g.hands[seat])
     return [counts_to_str(c) for c in known]
 
 
