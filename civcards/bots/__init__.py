@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, BotError, Decision, bot_move
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
 #: name -> factory(spec_argument, seed). ``spec_argument`` is the text after ':'.
 REGISTRY: dict[str, Callable[[str | None, int | None], Bot]] = {
+    "greedy": lambda arg, seed: GreedyBot(seed),
     "random": lambda arg, seed: RandomBot(seed),
 }
 

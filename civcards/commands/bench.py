@@ -1,13 +1,120 @@
-"""``civcards bench``."""
+"""``civcards bench``: random-playout throughput of the engine on one core."""
 
 from __future__ import annotations
 
+import json
+import shlex
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..sim.bench import OPENSPIEL_GAME, markdown, run_bench, write_section
+
+EXIT_USAGE = 2
+
+
+def parse_players(text: str) -> list[int]:
+    try:
+        out = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise ValueError(f"--players {text!r} must list player counts, such as 2,3,4") from None
+    if not out or any(p not in (2, 3, 4) for p in out):
+        raise ValueError(f"--players {text!r}: CIV is played by 2, 3 or 4 players")
+    return out
+
+
+def print_result(result: dict[str, Any], console: Console) -> None:
+    m = result["machine"]
+    table = Table(title=f"random playouts, one core, {result['seconds_per_run']} s each")
+    table.add_column("game")
+    table.add_column("games", justify="right")
+    table.add_column("games/s", justify="right")
+    table.add_column("moves/s", justify="right")
+    table.add_column("moves/game", justify="right")
+    table.add_column("games/s (playout only)", justify="right")
+    for r in result["civ"]:
+        table.add_row(
+            f"CIV {r['players']}p",
+            f"{r['games']:,}",
+            f"{r['games_per_sec']:,.0f}",
+            f"{r['moves_per_sec']:,.0f}",
+            f"{r['mean_moves']:.1f}",
+            f"{r['playout_games_per_sec']:,.0f}",
+        )
+    os_r = result["openspiel"]
+    if os_r is not None:
+        table.add_row(
+            f"OpenSpiel {os_r['game']}",
+            f"{os_r['games']:,}",
+            f"{os_r['games_per_sec']:,.0f}",
+            f"{os_r['moves_per_sec']:,.0f}",
+            f"{os_r['mean_moves']:.1f}",
+            "–",
+        )
+    console.print(table)
+    if os_r is None:
+        console.print(f"OpenSpiel ({OPENSPIEL_GAME}): {result['openspiel_note']}")
+    console.print(f"{m['platform']}, {m['cpu']}, {m['python']}")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("bench")
-    def _cmd() -> None:
-        """(not yet written)"""
-        typer.echo("not yet written", err=True)
-        raise typer.Exit(2)
+    def bench_cmd(
+        seconds: Annotated[
+            float, typer.Option("--seconds", help="Seconds of playouts per measurement.")
+        ] = 5.0,
+        players: Annotated[
+            str, typer.Option("--players", "-p", help="Player counts to measure, e.g. 2,3,4.")
+        ] = "2,3,4",
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        out: Annotated[
+            str | None,
+            typer.Option(
+                "--out",
+                help="Also write the figures into the marked section of this Markdown file "
+                "(e.g. BENCHMARKS.md).",
+            ),
+        ] = None,
+        openspiel: Annotated[
+            bool,
+            typer.Option(
+                "--openspiel/--no-openspiel",
+                help=f"Also measure OpenSpiel's {OPENSPIEL_GAME} when pyspiel is installed.",
+            ),
+        ] = True,
+    ) -> None:
+        """Measure full random games per second (set-up included) on one core.
+
+        Each game is a fresh new_game(P, seed=i) played to its end with every
+        move uniform over the legal moves (civcards.carta.game.random_playout).
+        """
+        err = Console(stderr=True)
+        try:
+            counts = parse_players(players)
+            if not seconds > 0:
+                raise ValueError(f"--seconds must be positive, not {seconds}")
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        if out is not None and Path(out).is_dir():
+            typer.echo(f"error: {out!r} is a folder, not a Markdown file", err=True)
+            raise typer.Exit(EXIT_USAGE)
+        with err.status("benchmarking…"):
+            result = run_bench(counts, seconds, openspiel)
+        if out is not None:
+            args = ["--seconds", f"{seconds:g}", "--players", players, "--out", out]
+            if not openspiel:
+                args.append("--no-openspiel")
+            command = "civcards bench " + shlex.join(args)
+            try:
+                write_section(out, markdown(result, command))
+            except OSError as e:
+                typer.echo(f"error: cannot write {out!r} ({e.strerror})", err=True)
+                raise typer.Exit(EXIT_USAGE) from None
+        if as_json:
+            typer.echo(json.dumps(result))
+        else:
+            print_result(result, Console())

@@ -1,13 +1,195 @@
-"""``civcards simulate``."""
+"""``civcards simulate``: bot-against-bot games, with a summary of who won."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..sim.simulate import (
+    GameResult,
+    SimConfig,
+    Summary,
+    check_config,
+    prepare_records,
+    save_record,
+    simulate,
+)
+
+EXIT_USAGE = 2
+
+
+def parse_bots(text: str | None, players: int) -> tuple[str, ...]:
+    """The bot of each seat from ``--bots`` (one name for every seat, or one per seat)."""
+    if text is None:
+        return ("greedy",) + ("random",) * (players - 1)
+    names = [t.strip().lower() for t in text.split(",")]
+    if any(not t for t in names):
+        raise ValueError(f"--bots {text!r} has an empty name; write names separated by commas")
+    if len(names) == 1:
+        return tuple(names * players)
+    return tuple(names)
+
+
+def print_summary(s: Summary, console: Console) -> None:
+    g = s.games
+    seats = Table(title=f"{g} games, {s.players} players")
+    seats.add_column("seat")
+    seats.add_column("bot")
+    seats.add_column("wins", justify="right")
+    seats.add_column("share", justify="right")
+    for seat, w in enumerate(s.wins_by_seat):
+        bot = s.bots[seat] if len(set(s.bots)) > 1 else s.bots[0]
+        seats.add_row(str(seat), bot, str(w), f"{w / g:.1%}")
+    console.print(seats)
+    bots = Table(title="wins by bot")
+    bots.add_column("bot")
+    bots.add_column("seat-games", justify="right")
+    bots.add_column("wins", justify="right")
+    bots.add_column("win rate", justify="right")
+    for name in sorted(s.seats_by_bot):
+        bots.add_row(
+            name,
+            str(s.seats_by_bot[name]),
+            str(s.wins_by_bot.get(name, 0)),
+            f"{s.win_rate(name):.1%}",
+        )
+    console.print(bots)
+    console.print(
+        f"victories: hegemony {s.hegemony} ({s.hegemony / g:.1%}), "
+        f"majority {s.majority} ({s.majority / g:.1%}), shared {s.shared}"
+    )
+    console.print(
+        f"length: {s.mean_turns:.1f} turns on average (min {s.min_turns}, max {s.max_turns}), "
+        f"{s.mean_moves:.1f} moves"
+    )
+    console.print(f"speed: {s.games_per_sec:.1f} games/s ({s.seconds:.2f} s)")
+    console.print("[dim]a shared victory counts a win for every winner[/dim]")
+
+
+def run_simulate(
+    games: int,
+    players: int,
+    bots: str | None,
+    seed: int,
+    jobs: int,
+    as_json: bool,
+    records: str | None,
+    draft: bool,
+    teams: bool,
+    rotate: bool,
+    progress: bool = True,
+) -> int:
+    err = Console(stderr=True)
+    try:
+        cfg = SimConfig(
+            games=games,
+            players=players,
+            bots=parse_bots(bots, players),
+            seed=seed,
+            rotate=rotate,
+            draft=draft,
+            teams=teams,
+            records=records is not None,
+        )
+        check_config(cfg, jobs=jobs)
+        folder: Path | None = prepare_records(records) if records is not None else None
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        return EXIT_USAGE
+
+    bar = Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not progress,
+    )
+    with bar:
+        task = bar.add_task("games", total=games)
+
+        def on_result(r: GameResult) -> None:
+            if folder is not None:
+                save_record(folder, r)
+            bar.advance(task)
+
+        try:
+            summary = simulate(cfg, jobs=jobs, on_result=on_result)
+        except OSError as e:
+            typer.echo(f"error: cannot save a game record ({e})", err=True)
+            return EXIT_USAGE
+    if as_json:
+        typer.echo(json.dumps(summary.to_json()))
+    else:
+        print_summary(summary, Console())
+    return 0
 
 
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
-    def _cmd() -> None:
-        """(not yet written)"""
-        typer.echo("not yet written", err=True)
-        raise typer.Exit(2)
+    def simulate_cmd(
+        games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
+        players: Annotated[
+            int, typer.Option("--players", "-p", help="Players per game (2-4).")
+        ] = 2,
+        bots: Annotated[
+            str | None,
+            typer.Option(
+                "--bots",
+                "-b",
+                help="Bots by seat, comma-separated (greedy,random), or one name for every "
+                "seat. Default: greedy at seat 0, random elsewhere.",
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print the summary as one JSON object.")
+        ] = False,
+        records: Annotated[
+            str | None,
+            typer.Option("--records", help="Save every game's record in this folder."),
+        ] = None,
+        draft: Annotated[bool, typer.Option("--draft", help="Deal by draft (R8).")] = False,
+        teams: Annotated[
+            bool, typer.Option("--teams", help="The team game (R24, 4 players).")
+        ] = False,
+        rotate: Annotated[
+            bool,
+            typer.Option(
+                "--rotate", help="Rotate the seating each game (the list gives game 1's)."
+            ),
+        ] = False,
+        no_progress: Annotated[
+            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
+        ] = False,
+    ) -> None:
+        """Play bot games and count the wins by seat and by bot.
+
+        Game i uses a seed derived from --seed and i, so the results are the
+        same for any --jobs. A shared victory counts a win for every winner
+        (and a team victory one for each member), so the wins can add up to
+        more than the games.
+        """
+        raise typer.Exit(
+            run_simulate(
+                games,
+                players,
+                bots,
+                seed,
+                jobs,
+                as_json,
+                records,
+                draft,
+                teams,
+                rotate,
+                progress=not no_progress,
+            )
+        )

@@ -1,0 +1,559 @@
+"""``greedy``: a hand-written one-step policy for CIV, from the observation only.
+
+At every decision the bot rebuilds a small local picture of the game from its
+:class:`~civcards.carta.Observation` (its hand, every play area, the discard
+pile, the face-down markers, what it knows of the other hands), applies each
+option to that picture and scores the result with :func:`evaluate`; it takes
+the best option and ends its turn when nothing scores better than ending.
+
+The evaluation, in words:
+
+* **hegemony** — for each domain, a convex function of the cards in the play
+  area against the hegemony threshold (R6, R21: ``thresholds[2]`` plus the
+  Democracy markers on that domain), so one strong domain beats several weak
+  ones; reaching the threshold is a win;
+* **hand** — each card in hand is worth a discounted share of what it would
+  add once played; every empty slot under the hand size (R13, R16) is worth a
+  random draw from the current era's mix of domains, so useless cards are
+  worth discarding (Assassination, Purge, Discovery) and Religion levels pay;
+* **engine** — small bonuses for the permanent levels that speed a player up
+  (Religion, Science, Economy, Utopia, Military) and for the Culture majority,
+  fading as the deck runs out;
+* **threat** — the other players' hegemony progress, by the same convex
+  function (Embargo on them and Democracy markers lower it, cards known in
+  their hands raise it), subtracted: this is what makes Attack, Embargo,
+  Democracy and Inquisition worth their cost against a player about to win;
+  team-mates (R24) count on the bot's side instead;
+* **majorities** — the majority points race (R22), weighted more and more as
+  the deck runs out.
+
+Discovery and Inquisition (``?`` options) are valued before the reveal by a
+few sampled draws; after the reveal the full moves are scored exactly.
+The bot draws random numbers only from its own seeded generator, so it is
+deterministic given its seed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
+from ..carta.moves import Move, parse_move
+from ..carta.observation import Observation
+from .base import Bot, Decision
+
+M, R, E, S, C, U = range(6)
+
+#: how much a card in hand is worth, against the same card in the play area
+HAND_DISCOUNT = 0.55
+#: the value of reaching hegemony at the end of one's own turn
+WIN = 10_000.0
+#: the scale of the hegemony-progress term
+PROGRESS = 100.0
+#: permanent-level bonuses by domain: (level 1, level 2)
+LEVEL_BONUS = ((0.5, 1.0), (5.0, 8.0), (2.0, 3.5), (3.0, 5.0), (0.0, 0.0), (1.5, 2.5))
+CULTURE_BONUS = 1.5
+#: a tiny price on every effect, so that the bot ends when nothing helps
+EFFECT_COST = 0.05
+#: samples used to value a '?' option before its reveal
+SAMPLES = 3
+
+#: cards of each domain in the whole game (R1)
+TOTALS = tuple(sum(era[d] for era in ERA_COMPOSITION) for d in range(6))
+
+
+@lru_cache(maxsize=4096)
+def progress(a: int, target: int) -> float:
+    """The convex hegemony-progress value of ``a`` cards against ``target``."""
+    if a <= 0:
+        return 0.0
+    if a >= target:
+        return PROGRESS * 2.5
+    x = a / target
+    return PROGRESS * x * x * x
+
+
+class Local:
+    """A small mutable picture of the game as one seat sees it."""
+
+    __slots__ = (
+        "areas",
+        "copied_hand",
+        "deck",
+        "dem",
+        "discard",
+        "emb",
+        "era",
+        "hand",
+        "hand_sizes",
+        "known",
+        "last_round",
+        "me",
+        "n",
+        "teams",
+        "thr",
+    )
+
+    me: int
+    n: int
+    teams: bool
+    thr: tuple[int, int, int]
+    hand: list[int]
+    areas: list[list[int]]
+    discard: list[int]
+    dem: list[list[int]]
+    emb: list[list[int]]
+    known: list[list[int]]
+    hand_sizes: list[int]
+    deck: int
+    era: int | None
+    last_round: bool
+    copied_hand: int
+
+    def copy(self) -> Local:
+        c = Local.__new__(Local)
+        c.me = self.me
+        c.n = self.n
+        c.teams = self.teams
+        c.thr = self.thr
+        c.hand = self.hand[:]
+        c.areas = [a[:] for a in self.areas]
+        c.discard = self.discard[:]
+        c.dem = self.dem  # changed only by copy-on-write in apply_move
+        c.emb = self.emb
+        c.known = self.known
+        c.hand_sizes = self.hand_sizes
+        c.deck = self.deck
+        c.era = self.era
+        c.last_round = self.last_round
+        c.copied_hand = self.copied_hand
+        return c
+
+
+def _counts(cards: str) -> list[int]:
+    out = [0] * 6
+    for ch in cards:
+        out[LETTER_INDEX[ch]] += 1
+    return out
+
+
+def local_from(obs: Observation) -> Local:
+    """The bot's picture of the game from its observation (nothing else)."""
+    n = obs.players
+    st = Local.__new__(Local)
+    st.me = obs.seat
+    st.n = n
+    st.teams = obs.teams
+    st.thr = tuple(obs.thresholds) if obs.thresholds else THRESHOLDS[n]  # type: ignore[assignment]
+    st.hand = _counts(obs.hand)
+    st.areas = [_counts(a) for a in obs.areas]
+    st.discard = _counts(obs.discard)
+    st.dem = [[0] * 6 for _ in range(n)]
+    st.emb = [[0] * 6 for _ in range(n)]
+    for mk in obs.markers:
+        d = LETTER_INDEX[str(mk["domain"])]
+        s = int(mk["seat"])
+        if mk["kind"] == "democracy":
+            st.dem[s][d] += 1
+        else:
+            st.emb[s][d] += 1
+    st.known = [_counts(k) for k in obs.known_in_hands]
+    st.hand_sizes = list(obs.hand_sizes)
+    st.deck = obs.deck_size
+    st.era = obs.era
+    st.last_round = obs.last_round
+    st.copied_hand = 0
+    # a Religion effect copied by Inspiration this turn counts at phase 3 (R16, R19)
+    if "inspiration" in obs.used_effects and obs.coin is not None:
+        for text, who in zip(reversed(obs.history), reversed(obs.movers), strict=False):
+            if who != obs.seat or text == "end":
+                break
+            if text.startswith("inspiration") and text.endswith(("holybook", "divineright")):
+                st.copied_hand = 7 if text.endswith("divineright") else 5
+    return st
+
+
+def unseen(st: Local) -> list[int]:
+    """Cards of each domain that the seat has not seen anywhere (deck, hands, removed)."""
+    out = list(TOTALS)
+    for d in range(6):
+        out[d] -= st.hand[d] + st.discard[d]
+        for s in range(st.n):
+            out[d] -= st.areas[s][d]
+            if s != st.me:
+                out[d] -= st.known[s][d]
+    for s in range(st.n):
+        out[E] -= sum(st.emb[s])
+        out[U] -= sum(st.dem[s])
+    return [max(0, x) for x in out]
+
+
+def draw_weights(st: Local) -> list[float]:
+    """The chance of each domain for the next card drawn (the current era's mix)."""
+    era = st.era
+    if era is None:
+        return [0.0] * 6
+    comp = ERA_COMPOSITION[era]
+    tot = sum(comp)
+    return [c / tot for c in comp]
+
+
+def hand_size(st: Local) -> int:
+    c = st.areas[st.me][R]
+    base = 7 if c >= st.thr[1] else 5 if c >= st.thr[0] else 3
+    return max(base, st.copied_hand)
+
+
+def card_values(st: Local) -> list[float]:
+    """What one more card of each domain in hand is worth to the seat now."""
+    a = st.areas[st.me]
+    h = st.hand
+    heg = st.thr[2]
+    dem = st.dem[st.me]
+    out = [0.0] * 6
+    for d in range(6):
+        t = heg + dem[d]
+        k = a[d] + h[d]
+        out[d] = HAND_DISCOUNT ** (h[d] + 1) * (progress(k + 1, t) - progress(k, t))
+    return out
+
+
+def evaluate(st: Local) -> float:
+    """How good the position is for the seat, at the end of its turn."""
+    me = st.me
+    n = st.n
+    l1, l2, heg = st.thr
+    area = st.areas[me]
+    hand = st.hand
+    dem = st.dem
+    v = 0.0
+    # hegemony progress (R21), and the hand's share of it
+    for d in range(6):
+        t = heg + dem[me][d]
+        a = area[d]
+        if a >= t:
+            v += WIN
+        v += progress(a, t)
+        k = hand[d]
+        if k:
+            f = HAND_DISCOUNT
+            prev = progress(a, t)
+            for i in range(1, k + 1):
+                cur = progress(a + i, t)
+                v += f * (cur - prev)
+                prev = cur
+                f *= HAND_DISCOUNT
+    # empty hand slots are refilled at phase 3 (R13)
+    slots = hand_size(st) - sum(hand)
+    if slots > 0 and st.deck > 0:
+        w = draw_weights(st)
+        cv = card_values(st)
+        v += min(slots, st.deck) * sum(w[d] * cv[d] for d in range(6))
+    # the engine: permanent levels, Culture majority
+    fade = min(1.0, st.deck / 40.0) + 0.1
+    eng = 0.0
+    for d in (M, R, E, S, U):
+        c = area[d]
+        if c >= l2:
+            eng += LEVEL_BONUS[d][1]
+        elif c >= l1:
+            eng += LEVEL_BONUS[d][0]
+    mine_c = area[C]
+    if mine_c and all(st.areas[s][C] < mine_c for s in range(n) if s != me):
+        eng += CULTURE_BONUS
+    v += eng * fade
+    # the other players' progress (team-mates' on the bot's side, R24)
+    threat = 0.0
+    ally = 0.0
+    for s in range(n):
+        if s == me:
+            continue
+        if st.teams and s % 2 == me % 2:
+            ally += _seat_progress(st, s)
+        else:
+            threat += _seat_progress(st, s)
+    v += 0.7 * ally - (0.9 if n == 2 else 0.6) * threat
+    # majorities (R22), more and more as the deck runs out
+    late = max(0.0, 1.0 - st.deck / 30.0)
+    if st.last_round:
+        late = 2.0
+    if late > 0.0:
+        v += late * 12.0 * _majority_margin(st)
+    return v
+
+
+def _seat_progress(st: Local, s: int) -> float:
+    heg = st.thr[2]
+    other = st.areas[s]
+    best = 0.0
+    tot = 0.0
+    for d in range(6):
+        x = other[d]
+        if not x:
+            continue
+        t = heg + st.dem[s][d]
+        p = progress(x, t)
+        if st.known[s][d]:
+            p += 0.5 * (progress(x + 1, t) - p)
+        if st.emb[s][d]:
+            p -= 0.6 * (p - progress(x - 1, t))
+        best = max(best, p)
+        tot += 0.25 * p
+    return best + tot
+
+
+def _majority_margin(st: Local) -> float:
+    """Majority points of the seat (or its team) minus the best other's (R22, R24)."""
+    n = st.n
+    areas = st.areas
+    pts = [0] * n
+    for d in range(6):
+        best = max(a[d] for a in areas)
+        if best == 0:
+            continue
+        for s in range(n):
+            if areas[s][d] == best:
+                pts[s] += 1
+    me = st.me
+    if st.teams:
+        team = [0, 0]
+        for d in range(6):
+            best = max(a[d] for a in areas)
+            if best == 0:
+                continue
+            for t in (0, 1):
+                if any(areas[s][d] == best for s in range(n) if s % 2 == t):
+                    team[t] += 1
+        return float(team[me % 2] - team[1 - me % 2])
+    return float(pts[me] - max(pts[s] for s in range(n) if s != me))
+
+
+# ---------------------------------------------------------------------------
+# Applying a move to the local picture
+
+
+def _take(counts: list[int], cards: str) -> None:
+    for ch in cards:
+        counts[LETTER_INDEX[ch]] -= 1
+
+
+def _give(counts: list[int], cards: str) -> None:
+    for ch in cards:
+        counts[LETTER_INDEX[ch]] += 1
+
+
+def apply_move(st: Local, m: Move) -> None:
+    """Apply ``m`` (a move of the seat) to ``st`` as far as the seat can foresee it."""
+    me = st.me
+    hand = st.hand
+    area = st.areas[me]
+    pile = st.discard
+    k = m.kind
+    if k == "inspiration":
+        assert m.copy is not None
+        m = m.copy
+        k = m.kind
+    if k == "play":
+        _take(hand, m.cards)
+        _give(area, m.cards)
+    elif k == "take":
+        _give(area, m.cards)
+    elif k == "keep":
+        _give(hand, m.cards)
+    elif k == "assassination" or k == "purge":
+        _take(hand, m.cards)
+        _give(pile, m.cards)
+    elif k == "attack":
+        area[M] -= 1
+        pile[M] += 1
+        d = LETTER_INDEX[m.cards]
+        for a in st.areas:
+            if a[d]:
+                a[d] -= 1
+                pile[d] += 1
+    elif k == "development" or k == "monopoly":
+        _take(area, m.cards)
+        _give(pile, m.cards)
+        _take(hand, m.more)
+        _give(area, m.more)
+    elif k == "experiment" or k == "research":
+        _take(area, m.cards)
+        _give(hand, m.cards)
+        _take(hand, m.more)
+        _give(area, m.more)
+    elif k == "oligarchy" or k == "republic":
+        _take(pile, m.cards)
+        _give(hand, m.cards)
+    elif k == "holybook":
+        st.copied_hand = max(st.copied_hand, 5)
+    elif k == "divineright":
+        st.copied_hand = 7
+    elif k == "embargo":
+        area[E] -= 1
+        st.emb = [row[:] for row in st.emb]
+        st.emb[m.seat][LETTER_INDEX[m.cards]] += 1
+    elif k == "democracy":
+        area[U] -= 1
+        st.dem = [row[:] for row in st.dem]
+        st.dem[m.seat][LETTER_INDEX[m.cards]] += 1
+    elif k == "inquisition":
+        area[R] -= 1
+        pile[R] += 1
+        # only the full move (after the reveal) names the cards given back
+        if m.cards:
+            st.known = [row[:] for row in st.known]
+            st.known[m.seat] = _counts(m.cards)
+    elif k == "discovery":
+        area[S] -= 1
+        pile[S] += 1
+    # "end": nothing to apply
+
+
+# ---------------------------------------------------------------------------
+# The bot
+
+
+class GreedyBot(Bot):
+    """One-step greedy over :func:`evaluate`; see the module's documentation."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._parsed: dict[str, Move] = {}
+
+    def _parse(self, text: str) -> Move:
+        m = self._parsed.get(text)
+        if m is None:
+            m = parse_move(text)
+            if len(self._parsed) > 20_000:
+                self._parsed.clear()
+            self._parsed[text] = m
+        return m
+
+    def choose(self, decision: Decision) -> str:
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        obs: Observation = decision.observation
+        base = local_from(obs)
+        if decision.reveal is not None and decision.chosen is not None:
+            return self._after_reveal(decision, base)
+        best = options[0]
+        best_v = float("-inf")
+        for opt in options:
+            if opt.endswith("?"):
+                v = self._estimate_secret(base, opt) - EFFECT_COST
+            else:
+                m = self._parse(opt)
+                st = base.copy()
+                apply_move(st, m)
+                v = evaluate(st)
+                if m.kind not in ("end", "play", "keep", "take"):
+                    v -= EFFECT_COST
+            if v > best_v:
+                best, best_v = opt, v
+        return best
+
+    # -- the '?' options ------------------------------------------------------
+
+    def _estimate_secret(self, base: Local, opt: str) -> float:
+        """The expected value of Discovery or Inquisition before their reveal."""
+        rng = self.rng
+        total = 0.0
+        if opt.startswith("discovery"):
+            weights = draw_weights(base)
+            k = min(5, base.deck)
+            for _ in range(SAMPLES):
+                st = base.copy()
+                st.areas[st.me][S] -= 1
+                st.discard[S] += 1
+                keep = sum(st.hand)
+                drawn = rng.choices(range(6), weights=weights, k=k) if k else []
+                pool = st.hand[:]
+                for d in drawn:
+                    pool[d] += 1
+                st.hand = _best_keep(st, pool, keep)
+                total += evaluate(st)
+            return total / SAMPLES
+        target = int(opt.split()[1])
+        size = base.hand_sizes[target]
+        known = base.known[target]
+        unknown = size - sum(known)
+        pool_w = unseen(base)
+        can_guess = unknown > 0 and any(pool_w)
+        for _ in range(SAMPLES):
+            st = base.copy()
+            st.areas[st.me][R] -= 1
+            st.discard[R] += 1
+            theirs = known[:]
+            if can_guess:
+                for d in rng.choices(range(6), weights=pool_w, k=unknown):
+                    theirs[d] += 1
+            pool = [st.hand[d] + theirs[d] for d in range(6)]
+            mine = _best_keep(st, pool, sum(st.hand))
+            st.hand = mine
+            st.known = [row[:] for row in st.known]
+            st.known[target] = [pool[d] - mine[d] for d in range(6)]
+            total += evaluate(st)
+        return total / SAMPLES
+
+    def _after_reveal(self, decision: Decision, base: Local) -> str:
+        """Choose among the full moves of the '?' option just chosen."""
+        best = decision.options[0]
+        best_v = float("-inf")
+        chosen = decision.chosen or ""
+        if chosen.startswith("inquisition"):
+            # the target's hand is now the bot's too, until it gives cards back
+            target = int(chosen.split()[1])
+            for ch in decision.reveal or "":
+                base.hand[LETTER_INDEX[ch]] += 1
+            base.hand_sizes = base.hand_sizes[:]
+            base.hand_sizes[target] = 0
+        else:
+            for ch in decision.reveal or "":
+                base.hand[LETTER_INDEX[ch]] += 1
+        for opt in decision.options:
+            m = self._parse(opt)
+            st = base.copy()
+            if m.kind == "inquisition":
+                _take(st.hand, m.cards)
+                st.areas[st.me][R] -= 1
+                st.discard[R] += 1
+                st.known = [row[:] for row in st.known]
+                st.known[m.seat] = _counts(m.cards)
+            elif m.kind == "discovery":
+                _take(st.hand, m.cards)
+                _give(st.discard, m.cards)
+                st.areas[st.me][S] -= 1
+                st.discard[S] += 1
+            else:
+                apply_move(st, m)
+            v = evaluate(st)
+            if v > best_v:
+                best, best_v = opt, v
+        return best
+
+
+def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
+    """Greedily pick ``keep`` cards of ``pool`` that add most to the hand's value."""
+    out = [0] * 6
+    a = st.areas[st.me]
+    heg = st.thr[2]
+    dem = st.dem[st.me]
+    for _ in range(max(0, keep)):
+        best_d = -1
+        best_v = -1.0
+        for d in range(6):
+            if out[d] < pool[d]:
+                t = heg + dem[d]
+                k = a[d] + out[d]
+                v = HAND_DISCOUNT ** (out[d] + 1) * (progress(k + 1, t) - progress(k, t))
+                if d in (R, S):
+                    v += 0.3  # cards that build the engine
+                if v > best_v:
+                    best_d, best_v = d, v
+        if best_d < 0:
+            break
+        out[best_d] += 1
+    return out

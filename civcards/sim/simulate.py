@@ -1,0 +1,299 @@
+"""Bot-against-bot games, one or many processes, with a summary of who won.
+
+Generic over the :class:`~civcards.game_api.Game` protocol (CIV by default).
+Game ``i`` of a run uses a seed derived from the run's seed and ``i`` only, and
+so do its bots, so a run gives the same games whatever the number of
+processes.
+
+>>> cfg = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)
+>>> s = simulate(cfg)
+>>> s.games, sum(s.wins_by_seat) >= 2
+(2, True)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots import bot_move, make_bot
+from ..game_api import Game
+
+
+def default_game() -> Game:
+    from ..carta import GAME
+
+    return GAME
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate. ``bots`` names the bot of each seat, in seat order."""
+
+    games: int
+    players: int
+    bots: tuple[str, ...]
+    seed: int = 0
+    #: rotate the seating each game: in game i the bot listed j-th sits at seat (j + i) mod n
+    rotate: bool = False
+    draft: bool = False
+    teams: bool = False
+    #: keep each game's record (JSON text) in its result
+    records: bool = False
+
+
+@dataclass
+class GameResult:
+    """One finished game."""
+
+    index: int
+    seed: int
+    seats: list[str]
+    winners: list[int]
+    victory: str | None
+    turns: int
+    moves: int
+    #: the victory is shared between rivals (not one team of the team game)
+    shared: bool = False
+    record: str | None = None
+
+
+@dataclass
+class Summary:
+    """Results of a run. Shared victories count one win for every winner."""
+
+    players: int
+    bots: list[str]
+    games: int = 0
+    wins_by_seat: list[int] = field(default_factory=list)
+    wins_by_bot: dict[str, int] = field(default_factory=dict)
+    seats_by_bot: dict[str, int] = field(default_factory=dict)
+    hegemony: int = 0
+    majority: int = 0
+    shared: int = 0
+    total_turns: int = 0
+    total_moves: int = 0
+    min_turns: int | None = None
+    max_turns: int | None = None
+    seconds: float = 0.0
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        for name in r.seats:
+            self.seats_by_bot[name] = self.seats_by_bot.get(name, 0) + 1
+        for s in r.winners:
+            self.wins_by_seat[s] += 1
+            name = r.seats[s]
+            self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
+        if r.victory == "hegemony":
+            self.hegemony += 1
+        elif r.victory == "majority":
+            self.majority += 1
+        if r.shared:
+            self.shared += 1
+        self.total_turns += r.turns
+        self.total_moves += r.moves
+        self.min_turns = r.turns if self.min_turns is None else min(self.min_turns, r.turns)
+        self.max_turns = r.turns if self.max_turns is None else max(self.max_turns, r.turns)
+
+    @property
+    def mean_turns(self) -> float:
+        return self.total_turns / self.games if self.games else 0.0
+
+    @property
+    def mean_moves(self) -> float:
+        return self.total_moves / self.games if self.games else 0.0
+
+    @property
+    def games_per_sec(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def win_rate(self, name: str) -> float:
+        """Wins of ``name`` per game it took part in (a seat-game counts once)."""
+        played = self.seats_by_bot.get(name, 0)
+        return self.wins_by_bot.get(name, 0) / played if played else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "players": self.players,
+            "bots": self.bots,
+            "wins_by_seat": self.wins_by_seat,
+            "wins_by_bot": dict(sorted(self.wins_by_bot.items())),
+            "seats_by_bot": dict(sorted(self.seats_by_bot.items())),
+            "win_rate_by_bot": {k: round(self.win_rate(k), 4) for k in sorted(self.seats_by_bot)},
+            "hegemony": self.hegemony,
+            "majority": self.majority,
+            "shared": self.shared,
+            "mean_turns": round(self.mean_turns, 3),
+            "min_turns": self.min_turns,
+            "max_turns": self.max_turns,
+            "mean_moves": round(self.mean_moves, 3),
+            "seconds": round(self.seconds, 3),
+            "games_per_sec": round(self.games_per_sec, 3),
+        }
+
+
+def check_config(cfg: SimConfig, game: Game | None = None, jobs: int = 1) -> None:
+    """Raise ValueError with a sentence when ``cfg`` cannot be simulated."""
+    game = game or default_game()
+    if cfg.games < 1:
+        raise ValueError(f"the number of games must be at least 1, not {cfg.games}")
+    if not game.min_players <= cfg.players <= game.max_players:
+        raise ValueError(
+            f"the number of players must be from {game.min_players} to {game.max_players}, "
+            f"not {cfg.players}"
+        )
+    if len(cfg.bots) != cfg.players:
+        raise ValueError(
+            f"{len(cfg.bots)} bots for {cfg.players} players: give one bot per seat, "
+            "or a single name for every seat"
+        )
+    for spec in cfg.bots:
+        make_bot(spec, seed=0)  # raises ValueError for an unknown name
+    if cfg.teams and cfg.players != 4:
+        raise ValueError(f"the team game needs exactly 4 players, not {cfg.players}")
+    if jobs < 1:
+        raise ValueError(f"the number of jobs must be at least 1, not {jobs}")
+
+
+def seating(cfg: SimConfig, i: int) -> list[str]:
+    """The bot of each seat in game ``i``."""
+    n = cfg.players
+    if not cfg.rotate:
+        return list(cfg.bots)
+    return [cfg.bots[(s - i) % n] for s in range(n)]
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The seed of game ``i`` of a run seeded ``seed`` (a pure function of both)."""
+    return random.Random(f"civcards-sim:{seed}:{i}").getrandbits(62)
+
+
+def play_game(cfg: SimConfig, i: int, game: Game | None = None) -> GameResult:
+    """Play game ``i`` of the run to its end."""
+    game = game or default_game()
+    gseed = game_seed(cfg.seed, i)
+    seats = seating(cfg, i)
+    options: dict[str, Any] = {"seed": gseed}
+    if cfg.draft:
+        options["deal"] = "draft"
+    if cfg.teams:
+        options["teams"] = True
+    state = game.new_game(cfg.players, **options)
+    bots = [make_bot(spec, seed=gseed + 1 + s) for s, spec in enumerate(seats)]
+    moves = 0
+    while not state.finished:
+        seat = state.to_move
+        move = bot_move(bots[seat], game, state)
+        state.apply(move)
+        moves += 1
+    winners = list(state.winners)
+    rivals = {w % 2 for w in winners} if cfg.teams else set(winners)
+    record = None
+    if cfg.records:
+        rec = state.record(result=True)
+        rec["names"] = seats
+        record = json.dumps(rec, ensure_ascii=False)
+    return GameResult(
+        index=i,
+        seed=gseed,
+        seats=seats,
+        winners=winners,
+        victory=getattr(state, "victory", None),
+        turns=int(getattr(state, "turn", 0)),
+        moves=moves,
+        shared=len(rivals) > 1,
+        record=record,
+    )
+
+
+def _play_chunk(cfg: SimConfig, start: int, stop: int, game: Game) -> list[GameResult]:
+    return [play_game(cfg, i, game) for i in range(start, stop)]
+
+
+def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
+    size = max(1, min(16, games // (jobs * 8) or 1))
+    for start in range(0, games, size):
+        yield start, min(games, start + size)
+
+
+def simulate(
+    cfg: SimConfig,
+    jobs: int = 1,
+    on_result: Callable[[GameResult], None] | None = None,
+    game: Game | None = None,
+) -> Summary:
+    """Play the run's games (in ``jobs`` processes) and sum them up.
+
+    ``on_result`` is called in this process for every finished game, in the
+    order they finish. The summary does not depend on ``jobs``.
+    """
+    game = game or default_game()
+    check_config(cfg, game, jobs)
+    summary = Summary(cfg.players, list(cfg.bots), wins_by_seat=[0] * cfg.players)
+    results: list[GameResult] = []
+    t0 = time.perf_counter()
+
+    def take(r: GameResult) -> None:
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+
+    if jobs == 1:
+        for i in range(cfg.games):
+            take(play_game(cfg, i, game))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending: set[Future[list[GameResult]]] = set()
+            chunks = list(_chunks(cfg.games, jobs))
+            it = iter(chunks)
+            # keep a bounded number of chunks in flight
+            for start, stop in it:
+                pending.add(pool.submit(_play_chunk, cfg, start, stop, game))
+                if len(pending) >= jobs * 4:
+                    break
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    for r in fut.result():
+                        take(r)
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(_play_chunk, cfg, nxt[0], nxt[1], game))
+    summary.seconds = time.perf_counter() - t0
+    for r in sorted(results, key=lambda r: r.index):
+        summary.add(r)
+    return summary
+
+
+def record_path(folder: Path, index: int) -> Path:
+    """Where game ``index`` (0-based) of a run is saved: ``game-00001.json`` for the first."""
+    return folder / f"game-{index + 1:05d}.json"
+
+
+def prepare_records(folder: str | Path) -> Path:
+    """Create ``folder`` if needed and check it can be written; ValueError if not."""
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".civcards-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except FileExistsError:
+        raise ValueError(f"{str(path)!r} exists and is not a folder") from None
+    except OSError as e:
+        raise ValueError(f"cannot write game records in {str(path)!r} ({e.strerror})") from None
+    return path
+
+
+def save_record(folder: Path, r: GameResult) -> None:
+    if r.record is None:
+        return
+    record_path(folder, r.index).write_text(r.record + "\n", encoding="utf-8")
