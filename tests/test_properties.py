@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from civcards.carta import (
@@ -59,6 +59,7 @@ def test_generated_moves_are_distinct_and_match_legal_list() -> None:
             assert sorted(raw) == state.legal_strings()
 
 
+@settings(max_examples=500)
 @given(configs, seeds, seeds)
 def test_determinism_under_seed(config: tuple[int, str, bool], seed: int, mseed: int) -> None:
     """R4/R5: the same seed and the same choices give the same game."""
@@ -71,6 +72,7 @@ def test_determinism_under_seed(config: tuple[int, str, bool], seed: int, mseed:
     assert position_json(a) == position_json(b)
 
 
+@settings(max_examples=500)
 @given(configs, seeds, seeds)
 def test_record_replay_identity(config: tuple[int, str, bool], seed: int, mseed: int) -> None:
     """Replaying a saved record gives the live game's position, at the end and midway."""
@@ -114,6 +116,7 @@ def _hide(g, seat: int, rng: random.Random):  # type: ignore[no-untyped-def]
     return h
 
 
+@settings(max_examples=200)
 @given(configs, seeds, seeds)
 def test_r25_observation_reveals_nothing_private(
     config: tuple[int, str, bool], seed: int, mseed: int
