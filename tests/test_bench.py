@@ -1,0 +1,74 @@
+"""``civcards bench``: it runs briefly and reports positive figures (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from civcards.cli import app
+from civcards.sim.bench import BEGIN, END, bench_carta, openspiel_available, write_section
+
+runner = CliRunner()
+
+
+def test_bench_json_reports_positive_figures() -> None:
+    result = runner.invoke(app, ["bench", "--seconds", "0.2", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert [r["players"] for r in out["civ"]] == [2, 3, 4]
+    for r in out["civ"]:
+        assert r["games"] > 0
+        assert r["games_per_sec"] > 0 and r["moves_per_sec"] > 0
+        assert r["playout_games_per_sec"] >= r["games_per_sec"]
+    assert out["machine"]["python"]
+    if openspiel_available():
+        assert out["openspiel"]["games"] > 0 and out["openspiel"]["moves_per_sec"] > 0
+    else:
+        assert out["openspiel"] is None
+        assert out["openspiel_note"] == "OpenSpiel not installed"
+
+
+def test_bench_without_openspiel_and_one_count() -> None:
+    result = runner.invoke(
+        app, ["bench", "--seconds", "0.1", "-p", "2", "--no-openspiel", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert len(out["civ"]) == 1 and out["openspiel"] is None
+
+
+def test_bench_carta_counts_moves() -> None:
+    r = bench_carta(3, seconds=0.05, warmup=0.0)
+    assert r["moves"] >= r["games"] * 10
+    assert r["mean_moves"] == round(r["moves"] / r["games"], 2)
+
+
+def test_bench_writes_a_marked_section(tmp_path: Path) -> None:
+    md = tmp_path / "BENCHMARKS.md"
+    md.write_text("# Benchmarks\n\nIntro.\n")
+    for _ in range(2):
+        result = runner.invoke(
+            app, ["bench", "--seconds", "0.05", "-p", "2", "--no-openspiel", "--out", str(md)]
+        )
+        assert result.exit_code == 0, result.output
+    text = md.read_text()
+    assert text.startswith("# Benchmarks\n\nIntro.\n")
+    assert text.count(BEGIN) == 1 and text.count(END) == 1
+    assert "civcards bench --seconds 0.05 --players 2" in text
+    assert "CIV, 2 players" in text
+
+
+def test_write_section_replaces_only_the_marked_part(tmp_path: Path) -> None:
+    md = tmp_path / "b.md"
+    md.write_text(f"before\n{BEGIN}\nold\n{END}\nafter\n")
+    write_section(md, f"{BEGIN}\nnew\n{END}")
+    assert md.read_text() == f"before\n{BEGIN}\nnew\n{END}\nafter\n"
+
+
+def test_bench_bad_input_exits_2() -> None:
+    for args in (["-p", "5"], ["-p", "two"], ["--seconds", "0"]):
+        result = runner.invoke(app, ["bench", *args])
+        assert result.exit_code == 2
+        assert "error:" in result.stderr

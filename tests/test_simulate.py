@@ -1,0 +1,152 @@
+"""``civcards simulate``: the summary, determinism, records and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from civcards.carta import parse_record, replay
+from civcards.cli import app
+from civcards.sim.simulate import SimConfig, game_seed, seating, simulate
+
+runner = CliRunner()
+
+KEYS = {
+    "games",
+    "wins_by_seat",
+    "wins_by_bot",
+    "hegemony",
+    "majority",
+    "mean_turns",
+    "games_per_sec",
+    "shared",
+    "mean_moves",
+}
+TIMING = {"seconds", "games_per_sec"}
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["simulate", "--json", "--no-progress", *args])
+    assert result.exit_code == 0, result.output
+    out: dict[str, Any] = json.loads(result.stdout)
+    return out
+
+
+def test_json_keys_and_consistency() -> None:
+    out = run_json("--games", "12", "--players", "3", "--bots", "greedy,random,random")
+    assert set(out) >= KEYS
+    assert out["games"] == 12
+    assert len(out["wins_by_seat"]) == 3
+    assert sum(out["wins_by_seat"]) >= 12
+    assert sum(out["wins_by_bot"].values()) == sum(out["wins_by_seat"])
+    assert out["hegemony"] + out["majority"] == 12
+    assert out["mean_turns"] > 0 and out["mean_moves"] > out["mean_turns"]
+    assert out["games_per_sec"] > 0
+    assert out["seats_by_bot"] == {"greedy": 12, "random": 24}
+
+
+def test_json_stdout_is_one_object_without_progress_output() -> None:
+    result = runner.invoke(app, ["simulate", "--json", "-n", "3", "-b", "random"])
+    assert result.exit_code == 0
+    assert len(result.stdout.strip().splitlines()) == 1
+    json.loads(result.stdout)
+
+
+def test_text_summary() -> None:
+    result = runner.invoke(app, ["simulate", "-n", "4", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    for word in ("greedy", "random", "hegemony", "majority", "turns", "games/s"):
+        assert word in result.stdout
+
+
+def test_same_results_for_any_number_of_jobs() -> None:
+    args = ("--games", "10", "--players", "2", "--bots", "greedy,random", "--rotate", "--seed", "5")
+    one = run_json(*args, "--jobs", "1")
+    two = run_json(*args, "--jobs", "2")
+    for k in TIMING:
+        one.pop(k)
+        two.pop(k)
+    assert one == two
+
+
+def test_seeds_and_rotation() -> None:
+    assert game_seed(1, 0) == game_seed(1, 0)
+    assert len({game_seed(1, i) for i in range(100)}) == 100
+    assert game_seed(1, 0) != game_seed(2, 0)
+    cfg = SimConfig(games=3, players=3, bots=("a", "b", "c"), rotate=True)
+    assert seating(cfg, 0) == ["a", "b", "c"]
+    assert seating(cfg, 1) == ["c", "a", "b"]
+    assert seating(cfg, 3) == ["a", "b", "c"]
+    fixed = SimConfig(games=3, players=3, bots=("a", "b", "c"))
+    assert seating(fixed, 1) == ["a", "b", "c"]
+
+
+def test_rotation_spreads_a_bot_over_every_seat() -> None:
+    s = simulate(SimConfig(games=8, players=4, bots=("greedy",) + ("random",) * 3, rotate=True))
+    assert s.seats_by_bot == {"greedy": 8, "random": 24}
+
+
+def test_records_replay_to_the_same_result(tmp_path: Path) -> None:
+    folder = tmp_path / "recs"
+    out = run_json("-n", "5", "-p", "2", "-b", "greedy,random", "--records", str(folder))
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == [f"game-{i:05d}.json" for i in range(1, 6)]
+    wins = [0, 0]
+    for f in files:
+        rec = parse_record(f.read_text(encoding="utf-8"))
+        assert rec.names == ["greedy", "random"]
+        assert rec.result is not None
+        r = replay(rec)
+        assert r.ok and r.state.finished
+        assert r.state.winners == rec.result["winners"]
+        assert r.state.victory == rec.result["victory"]
+        for w in r.state.winners:
+            wins[w] += 1
+    assert wins == out["wins_by_seat"]
+
+
+def test_draft_and_team_games(tmp_path: Path) -> None:
+    out = run_json("-n", "4", "-p", "4", "--teams", "--draft", "-b", "greedy,random,greedy,random")
+    assert out["games"] == 4
+    # a team's victory is a win for both its members
+    assert sum(out["wins_by_seat"]) == 8
+    assert out["wins_by_seat"][0] == out["wins_by_seat"][2]
+    out2 = run_json("-n", "2", "-p", "2", "--draft", "--records", str(tmp_path))
+    assert out2["games"] == 2
+    rec = parse_record((tmp_path / "game-00001.json").read_text(encoding="utf-8"))
+    assert rec.deal == "draft"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-b", "nosuchbot"], "unknown bot"),
+        (["-p", "5"], "players"),
+        (["-p", "1", "-b", "random"], "players"),
+        (["-p", "3", "-b", "greedy,random"], "2 bots for 3 players"),
+        (["-p", "2", "--teams"], "team game needs exactly 4"),
+        (["-n", "0"], "at least 1"),
+        (["-j", "0"], "jobs"),
+        (["-b", "greedy,,random"], "empty name"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args: list[str], words: str) -> None:
+    result = runner.invoke(app, ["simulate", "--no-progress", *args])
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert "Traceback" not in result.output
+    assert result.stdout == ""
+
+
+def test_unwritable_records_folder_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for target in (blocker, blocker / "sub"):
+        result = runner.invoke(app, ["simulate", "-n", "1", "--records", str(target)])
+        assert result.exit_code == 2
+        assert "error:" in result.stderr
+        assert result.exception is None or isinstance(result.exception, SystemExit)
