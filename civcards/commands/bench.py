@@ -29,7 +29,7 @@ def parse_players(text: str) -> list[int]:
 def print_result(result: dict[str, Any], console: Console) -> None:
     m = result["machine"]
     table = Table(title=f"random playouts, one core, {result['seconds_per_run']} s each")
-    table.add_column("game")
+    table.add_column("game", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("games/s", justify="right")
     table.add_column("moves/s", justify="right")
