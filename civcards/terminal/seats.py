@@ -1,0 +1,102 @@
+"""Who sits where: humans and bots, their names, and the checks of the options.
+
+>>> parse_seats("human, random")
+['human', 'random']
+>>> seat_names(["human", "random", "random"], "en")
+['You', 'random 1', 'random 2']
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..bots import REGISTRY, Bot, bot_names, make_bot
+from ..i18n import t
+
+HUMAN = "human"
+HUMAN_WORDS = frozenset({"human", "h", "you", "me", "person", "player"})
+
+
+class PlayUsageError(Exception):
+    """A command-line mistake: a catalogue key and its fields (printed, exit status 2)."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        self.key = key
+        self.fields = fields
+        super().__init__(key)
+
+    def message(self, lang: str) -> str:
+        return t(lang, self.key, **self.fields)
+
+
+def default_bot() -> str:
+    """``greedy`` when such a bot is registered, else ``random`` (looked up now)."""
+    return "greedy" if "greedy" in REGISTRY else "random"
+
+
+def is_human(spec: str) -> bool:
+    return spec == HUMAN
+
+
+def parse_seats(text: str) -> list[str]:
+    """Read ``--seats``: ``human`` (or ``h``, ``you``) and bot names, comma-separated.
+
+    Bot names are checked against the registry; PlayUsageError otherwise.
+    """
+    out: list[str] = []
+    for raw in text.split(","):
+        word = raw.strip()
+        low = word.lower()
+        if low in HUMAN_WORDS:
+            out.append(HUMAN)
+            continue
+        name = low.partition(":")[0]
+        if not name or name not in REGISTRY:
+            raise PlayUsageError("err.bad_seat", seat=word, bots=", ".join(bot_names()))
+        out.append(low)
+    if not 2 <= len(out) <= 4:
+        raise PlayUsageError("err.seats_count", n=len(out))
+    return out
+
+
+def default_seats(players: int) -> list[str]:
+    """You against ``players - 1`` default bots."""
+    return [HUMAN] + [default_bot()] * (players - 1)
+
+
+def seat_names(specs: list[str], lang: str, given: list[str] | None = None) -> list[str]:
+    """Display names: ``given`` when set, else You / Player N for humans, bot names."""
+    if given is not None:
+        return list(given)
+    humans = [i for i, s in enumerate(specs) if is_human(s)]
+    names: list[str] = []
+    for i, spec in enumerate(specs):
+        if is_human(spec):
+            if len(humans) == 1:
+                names.append(t(lang, "ui.you"))
+            else:
+                names.append(t(lang, "ui.player_n", n=humans.index(i) + 1))
+            continue
+        same = [j for j, s in enumerate(specs) if s == spec]
+        names.append(spec if len(same) == 1 else f"{spec} {same.index(i) + 1}")
+    return names
+
+
+def seats_from_names(names: list[str]) -> list[str]:
+    """Guess the seats of a saved game from its names: bot names are bots, others humans."""
+    out = []
+    for name in names:
+        base = re.sub(r"\s+\d+$", "", name.strip()).lower()
+        out.append(base if base.partition(":")[0] in REGISTRY else HUMAN)
+    return out
+
+
+def build_bots(specs: list[str], seed: int | None) -> list[Bot | None]:
+    """One bot per bot seat (None for humans), seeded from ``seed`` when given."""
+    bots: list[Bot | None] = []
+    for seat, spec in enumerate(specs):
+        if is_human(spec):
+            bots.append(None)
+        else:
+            bots.append(make_bot(spec, None if seed is None else seed * 101 + seat))
+    return bots
