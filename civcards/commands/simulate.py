@@ -122,6 +122,9 @@ def run_simulate(
 
         try:
             summary = simulate(cfg, jobs=jobs, on_result=on_result)
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            return 130
         except OSError as e:
             typer.echo(f"error: cannot save a game record ({e})", err=True)
             return EXIT_USAGE
