@@ -243,6 +243,7 @@ class GameState:
         "used_log",
         "used_perm",
         "victory",
+        "view_cache",
         "winners",
     )
 
@@ -280,6 +281,8 @@ class GameState:
     draft_hold: list[list[int]]
     draft_centre: list[int]
     draft_order: list[int]
+    #: what :mod:`civcards.carta.observation` derived from the history so far
+    view_cache: object | None
 
     # -- construction -------------------------------------------------------
 
@@ -320,6 +323,7 @@ class GameState:
         c.draft_hold = [h[:] for h in self.draft_hold]
         c.draft_centre = self.draft_centre[:]
         c.draft_order = self.draft_order[:]
+        c.view_cache = None
         return c
 
     # -- public read-only views --------------------------------------------
@@ -919,6 +923,7 @@ def new_game(
     g.draft_hold = [[0] * 6 for _ in range(players)]
     g.draft_centre = [0] * 6
     g.draft_order = []
+    g.view_cache = None
     per = 3 if deal == "basic" else 4
     for i in range(players):
         seat = (start + i) % players

@@ -141,7 +141,7 @@ def _observe(g: GameState, seat: int) -> Observation:
         draft_centre=counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else "",
         learned=[list(e) for e in g.learned[seat]] if own else [],
         known_in_hands=known_in_hands(g, seat),
-        history=[public_move_text(g, i, seat if own else None) for i in range(len(g.history))],
+        history=list(_views(g).texts[seat]),
         movers=list(g.movers),
         finished=g.phase == OVER,
         winners=list(g.winners),
@@ -158,43 +158,69 @@ def known_in_hands(g: GameState, seat: int) -> list[str]:
     Its own hand is known in full. Another seat's is learned through
     Inquisition (R16), grows with the public cards it takes into its hand
     (Experiment, Research, Oligarchy, Republic) and shrinks as it plays or
-    discards cards. Computed from the history, using only what ``seat`` saw.
+    discards cards. Derived from the history, using only what ``seat`` saw.
     """
-    n = g.n
-    known = [[0] * 6 for _ in range(n)]
-    # the hand each Inquisition took, by the index of its move (engine-side data,
-    # used only for the seats that saw it)
-    olds = {e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"}
-    for i, m in enumerate(g.history):
-        who = g.movers[i]
-        if m.kind == "inspiration" and m.copy is not None:
-            m = m.copy
-        k = m.kind
-        kn = known[who]
-        if k in ("play", "assassination", "purge", "discovery"):
-            _minus(kn, m.cards)
-        elif k in ("development", "monopoly"):
-            _minus(kn, m.more)
-        elif k in ("experiment", "research"):
-            _plus(kn, m.cards)
-            _minus(kn, m.more)
-        elif k in ("oligarchy", "republic"):
-            _plus(kn, m.cards)
-        elif k == "inquisition" and m.cards:
-            t = m.seat
-            old = _counts(str(olds[i]))
-            give = _counts(m.cards)
-            size = sum(give)
-            if seat == who:
-                known[t] = give
-            elif seat == t:
-                known[who] = [max(0, known[who][d] + old[d] - give[d]) for d in range(6)]
-            else:
-                known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
-                known[t] = [0] * 6
+    views = _views(g)
+    known = [c[:] for c in views.known[seat]]
     if seat >= 0:
         known[seat] = list(g.hands[seat])
     return [counts_to_str(c) for c in known]
+
+
+class _Views:
+    """Each seat's reading of the history so far, extended move by move."""
+
+    __slots__ = ("known", "texts", "upto")
+
+    def __init__(self, n: int) -> None:
+        self.upto = 0
+        self.known = {s: [[0] * 6 for _ in range(n)] for s in range(-1, n)}
+        self.texts: dict[int, list[str]] = {s: [] for s in range(-1, n)}
+
+
+def _views(g: GameState) -> _Views:
+    v = g.view_cache
+    if not isinstance(v, _Views) or v.upto > len(g.history):
+        v = _Views(g.n)
+        g.view_cache = v
+    if v.upto == len(g.history):
+        return v
+    # the hand each Inquisition took, by the index of its move (engine-side data,
+    # used only for the seats that saw it)
+    olds = {e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"}
+    for i in range(v.upto, len(g.history)):
+        m = g.history[i]
+        who = g.movers[i]
+        for seat, lst in v.texts.items():
+            lst.append(public_move_text(g, i, seat if seat >= 0 else None))
+        if m.kind == "inspiration" and m.copy is not None:
+            m = m.copy
+        k = m.kind
+        for seat, known in v.known.items():
+            kn = known[who]
+            if k in ("play", "assassination", "purge", "discovery"):
+                _minus(kn, m.cards)
+            elif k in ("development", "monopoly"):
+                _minus(kn, m.more)
+            elif k in ("experiment", "research"):
+                _plus(kn, m.cards)
+                _minus(kn, m.more)
+            elif k in ("oligarchy", "republic"):
+                _plus(kn, m.cards)
+            elif k == "inquisition" and m.cards:
+                t = m.seat
+                give = _counts(m.cards)
+                if seat == who:
+                    known[t] = give
+                elif seat == t:
+                    old = _counts(str(olds[i]))
+                    known[who] = [max(0, known[who][d] + old[d] - give[d]) for d in range(6)]
+                else:
+                    size = sum(give)
+                    known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
+                    known[t] = [0] * 6
+    v.upto = len(g.history)
+    return v
 
 
 def _counts(cards: str) -> list[int]:
