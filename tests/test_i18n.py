@@ -1,0 +1,159 @@
+"""The message catalogue (civcards.i18n): complete in five languages, rulebook names verbatim."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from civcards.i18n import (
+    EFFECT_KINDS,
+    LANGS,
+    MESSAGES,
+    domain_name,
+    effect_help,
+    effect_name,
+    normalize_lang,
+    t,
+)
+
+# The table "Names of things in the five languages" at the end of RULES.md (en, es, de, fr, pt).
+RULES_TABLE = """
+| Military | Militar | Militär | Militaire | Poder Militar |
+| Religion | Religión | Religion | Religion | Religião |
+| Economy | Economía | Wirtschaft | Économie | Economia |
+| Science | Ciencia | Wissenschaft | Science | Ciência |
+| Culture | Cultura | Kultur | Art | Artes |
+| Utopia | Utopía | Utopia | Utopie | Utopia |
+| Assassination | Asesinato | Hinrichtung | Assassinat | Assassinato |
+| Purge | Purga | Säuberung | Purge | Expiação |
+| Attack | Ataque | Angriff | Attaque | Ataque |
+| Holy Book | Libro Sagrado | Heilige Schrift | Livre Saint | Escritura Sagrada |
+| Divine Right | Derecho Divino | Göttliches Recht | Droit Divin | Direito Divino |
+| Inquisition | Inquisición | Inquisition | Inquisition | Inquisição |
+| Development | Desarrollo | Entwicklung | Développement | Desenvolvimento |
+| Monopoly | Monopolio | Monopol | Monopole | Monopólio |
+| Embargo | Embargo | Embargo | Embargo | Embargo |
+| Experiment | Experimento | Experiment | Expérience | Experimento |
+| Research | Investigación | Forschung | Recherche | Pesquisa |
+| Discovery | Descubrimiento | Durchbruch | Saut technologique | Descoberta |
+| Oligarchy | Oligarquía | Oligarchie | Oligarchie | Oligarquia |
+| Republic | República | Republik | République | República |
+| Democracy | Democracia | Demokratie | Démocratie | Democracia |
+| Inspiration | Inspiración | Inspiration | Inspiration | Inspiração |
+| Culture coin | Moneda de Cultura | Kulturmünze | Pièce de Majorité en Art | Moeda das Artes |
+| Hegemony | Hegemonía | Vorherrschaft | Hégémonie | Hegemonia |
+| Majorities | Mayorías | Mehrheiten | Majorités | Dominação |
+| play area | zona de juego | Auslage | Plan de jeu | área de jogo |
+| hand size | tamaño de la mano | Nachziehlimit | limite de cartes en main | limite da mão |
+| era | Era | Zeitalter | Âge | Era |
+| draft | variante por selección | Draft-Variante | variante Draft | variante Draft |
+"""
+
+# the catalogue key of each row of the table, in order
+TABLE_KEYS = [
+    *(f"domain.{x}" for x in "MRESCU"),
+    *(
+        f"effect.{k}"
+        for k in (
+            "assassination",
+            "purge",
+            "attack",
+            "holybook",
+            "divineright",
+            "inquisition",
+            "development",
+            "monopoly",
+            "embargo",
+            "experiment",
+            "research",
+            "discovery",
+            "oligarchy",
+            "republic",
+            "democracy",
+            "inspiration",
+        )
+    ),
+    "term.coin",
+    "term.hegemony",
+    "term.majorities",
+    "term.play_area",
+    "term.hand_size",
+    "term.era",
+    "term.draft",
+]
+
+
+def table_rows(text: str) -> list[list[str]]:
+    rows = []
+    for line in text.strip().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and not set(cells[0]) <= set("-"):
+            rows.append(cells)
+    return rows
+
+
+def test_every_key_in_every_language() -> None:
+    for key, entry in MESSAGES.items():
+        assert set(entry) == set(LANGS), f"{key} lacks {set(LANGS) - set(entry)}"
+        for lang in LANGS:
+            assert entry[lang].strip(), f"{key} is empty in {lang}"
+
+
+def test_placeholders_agree_across_languages() -> None:
+    fmt = string.Formatter()
+    for key, entry in MESSAGES.items():
+        fields = {lang: sorted({f for _, f, _, _ in fmt.parse(entry[lang]) if f}) for lang in LANGS}
+        assert all(fields[lang] == fields["en"] for lang in LANGS), (key, fields)
+
+
+def test_rulebook_names_verbatim() -> None:
+    rows = table_rows(RULES_TABLE)
+    assert len(rows) == len(TABLE_KEYS)
+    for key, row in zip(TABLE_KEYS, rows, strict=True):
+        for lang, name in zip(LANGS, row, strict=True):
+            assert MESSAGES[key][lang] == name, (key, lang)
+
+
+def _rules_md() -> Path | None:
+    here = Path(__file__).resolve().parent.parent
+    for p in (here / "RULES.md", here / "docs" / "RULES.md", here.parent / "shared" / "RULES.md"):
+        if p.is_file():
+            return p
+    return None
+
+
+def test_table_copy_matches_rules_md() -> None:
+    path = _rules_md()
+    if path is None:
+        pytest.skip("RULES.md is not next to the repository")
+    text = path.read_text(encoding="utf-8")
+    section = text[text.index("## Names of things in the five languages") :]
+    rows = [r for r in table_rows(section) if r != ["en", "es", "de", "fr", "pt"]]
+    assert rows == table_rows(RULES_TABLE)
+
+
+def test_helpers() -> None:
+    assert domain_name("pt", 0) == "Poder Militar"
+    assert domain_name("fr", "c") == "Art"
+    assert effect_name("de", "discovery") == "Durchbruch"
+    assert t("es", "ui.turn_of", name="Ana") == "Turno de Ana"
+    assert t("xx", "domain.S") == "Science"  # unknown language: English
+    for lang in LANGS:
+        for kind in EFFECT_KINDS:
+            assert effect_name(lang, kind)
+            assert effect_help(lang, kind)
+    assert normalize_lang("pt_BR.UTF-8") == "pt"
+    assert normalize_lang("C") == "en"
+    assert normalize_lang(None) == "en"
+
+
+def test_catalogue_is_plain_data() -> None:
+    """The web table reuses it: only str -> str -> str, no markup of Rich."""
+    for key, entry in MESSAGES.items():
+        assert re.fullmatch(r"[a-z_]+\.[A-Za-z0-9_.]+", key), key
+        for text in entry.values():
+            assert isinstance(text, str)
+            assert "[bold" not in text and "[/" not in text
