@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .commands import bench, play, replay, simulate
+from .commands import bench, play, replay, serve, simulate
 
 app = typer.Typer(
     name="civcards",
@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, simulate, bench):
+for module in (play, replay, simulate, bench, serve):
     module.register(app)
 
 

@@ -1,0 +1,56 @@
+"""``civcards serve [--host 127.0.0.1] [--port 8000] [--db URL]``: the web table."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve_cmd(
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+        db: Annotated[
+            str,
+            typer.Option(
+                help="Database URL: sqlite:///FILE or postgresql+psycopg://user:pw@host/db."
+            ),
+        ] = "sqlite:///civcards.db",
+        bot_delay: Annotated[
+            float, typer.Option("--bot-delay", help="Seconds a bot waits before moving.", min=0)
+        ] = 1.0,
+        allow_seed: Annotated[
+            bool,
+            typer.Option(
+                "--allow-seed",
+                help="Accept a shuffle seed when creating a game (tests only: it reveals the deck).",
+            ),
+        ] = False,
+        log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
+    ) -> None:
+        """Run the web table: play in the browser or over the HTTP API (/docs)."""
+        try:
+            import uvicorn
+
+            from ..server import create_app
+        except ImportError as e:
+            typer.echo(
+                f"error: the web table needs the 'web' extra (pip install 'civcards[web]'): {e}",
+                err=True,
+            )
+            raise typer.Exit(2) from None
+        try:
+            application = create_app(db, bot_delay=bot_delay, allow_seed=allow_seed)
+        except Exception as e:  # a bad URL: say so without a traceback
+            typer.echo(f"error: cannot use the database {db!r}: {e}", err=True)
+            raise typer.Exit(2) from None
+        uvicorn.run(
+            application,
+            host=host,
+            port=port,
+            log_level=log_level,
+            access_log=True,
+            ws_ping_interval=20,
+        )

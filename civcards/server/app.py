@@ -1,0 +1,382 @@
+"""The FastAPI application: HTTP API (OpenAPI at /openapi.json), WebSocket, pages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from .core import ApiError, Live, Subscriber, TableServer
+from .db import make_engine, migrate
+
+log = logging.getLogger("civcards.server")
+
+HERE = Path(__file__).parent
+GAME_ID = Annotated[str, PathParam(max_length=32, description="The game's id.")]
+TOKEN = Annotated[
+    str | None,
+    Header(
+        alias="X-Seat-Token",
+        max_length=200,
+        description="The seat's secret token (from its invitation link). Leave out to watch.",
+    ),
+]
+LANG = Annotated[str, Query(max_length=10, description="Language of the words: en es de fr pt.")]
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="What is wrong, in a sentence.")
+    code: str = Field(description="A short machine-readable code.")
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["human", "bot"] = Field(description="An open human seat or a bot.")
+    bot: Literal["greedy", "random"] | None = Field(
+        default=None, description="The bot's level (bots only; default greedy)."
+    )
+    name: str | None = Field(default=None, max_length=40)
+
+
+class CreateGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: Literal["carta"] = "carta"
+    players: int = Field(ge=2, le=4, description="2, 3 or 4 players.")
+    deal: Literal["basic", "draft"] = "basic"
+    teams: bool = Field(default=False, description="The team game (4 players).")
+    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**63 - 1,
+        description="Only on a server started with --allow-seed (tests): the shuffle's seed.",
+    )
+
+
+class SeatLink(BaseModel):
+    seat: int
+    kind: str
+    bot: str | None
+    name: str
+    token: str | None = Field(description="The seat's secret (human seats; shown only once).")
+    invite: str | None = Field(description="The invitation link (path + #token fragment).")
+
+
+class Created(BaseModel):
+    id: str
+    seats: list[SeatLink]
+    watch: str
+
+
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=40)
+
+
+class MoveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(
+        max_length=200,
+        description="A move in notation (NOTATION.md), one of the options; "
+        "an option ending in '?' commits to a hidden choice first.",
+    )
+    expected: int = Field(
+        ge=0,
+        le=100000,
+        description="The move number this move is meant for (the view's move_number).",
+    )
+
+
+class MoveResult(BaseModel):
+    ok: bool
+    applied: str | None
+    move_number: int
+    pending: dict[str, Any] | None
+
+
+class RematchResult(BaseModel):
+    id: str
+    seat: int
+    token: str
+    invite: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem},
+    401: {"model": Problem},
+    403: {"model": Problem},
+    404: {"model": Problem},
+    409: {"model": Problem},
+    422: {"model": Problem},
+}
+
+
+def problem(status: int, code: str, detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail, "code": code}, status_code=status)
+
+
+def create_app(
+    db_url: str = "sqlite:///civcards.db",
+    *,
+    bot_delay: float = 1.0,
+    allow_seed: bool = False,
+) -> FastAPI:
+    """The web table over the database at ``db_url`` (migrated on start)."""
+    engine = make_engine(db_url)
+    server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        migrate(engine)
+        server.load_unfinished()
+        server.kick_all()
+        yield
+        await server.stop()
+        engine.dispose()
+
+    app = FastAPI(
+        title="civcards web table",
+        version="1",
+        description=(
+            "Play CIV: Carta Impera Victoria over HTTP. A seat's credential is its token "
+            "(header X-Seat-Token). Moves carry the move number they are meant for."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.server = server
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_r: Request, e: ApiError) -> JSONResponse:
+        return problem(e.status, e.code, e.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_r: Request, e: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in e.errors()[:5]:
+            loc = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{loc or 'request'}: {err.get('msg', 'invalid')}")
+        return problem(422, "invalid_request", "; ".join(parts) or "the request is not valid")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_r: Request, e: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(_r: Request, e: Exception) -> JSONResponse:
+        log.error("internal error: %s", type(e).__name__)
+        return problem(500, "internal", "the server could not do this; nothing was changed")
+
+    # -- HTTP API ----------------------------------------------------------
+
+    @app.get("/api/games", tags=["games"], summary="The latest games (public facts only)")
+    async def list_games() -> list[dict[str, Any]]:
+        return server.list_games()
+
+    @app.post(
+        "/api/games",
+        tags=["games"],
+        summary="Create a game",
+        status_code=201,
+        responses=ERRORS,
+    )
+    async def create_game(body: CreateGame) -> Created:
+        if body.teams and body.players != 4:
+            raise ApiError(422, "bad_setup", "the team game needs exactly 4 players")
+        live, tokens = server.create(
+            kind=body.game,
+            players=body.players,
+            options={"deal": body.deal, "teams": body.teams},
+            seats=[s.model_dump() for s in body.seats],
+            seed=body.seed,
+        )
+        server.kick_bots(live)
+        links = []
+        for i, s in enumerate(live.seats):
+            tok = tokens.get(i)
+            links.append(
+                SeatLink(
+                    seat=i,
+                    kind=s.kind,
+                    bot=s.bot,
+                    name=s.name,
+                    token=tok,
+                    invite=f"/game/{live.id}#seat={i}&token={tok}" if tok else None,
+                )
+            )
+        return Created(id=live.id, seats=links, watch=f"/game/{live.id}")
+
+    @app.get(
+        "/api/games/{game_id}", tags=["games"], summary="A game's public facts", responses=ERRORS
+    )
+    async def game_info(game_id: GAME_ID) -> dict[str, Any]:
+        return server.get(game_id).public()
+
+    @app.post(
+        "/api/games/{game_id}/join",
+        tags=["seats"],
+        summary="Take your seat (with its token) and give your name",
+        responses=ERRORS,
+    )
+    async def join(
+        game_id: GAME_ID, x_seat_token: TOKEN = None, body: JoinBody | None = None
+    ) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        await server.join(live, seat, body.name if body else None)
+        return {"seat": seat, "game": live.public()}
+
+    @app.get(
+        "/api/games/{game_id}/state",
+        tags=["play"],
+        summary="The game as your seat sees it (no token: as a spectator)",
+        responses=ERRORS,
+    )
+    async def state(
+        game_id: GAME_ID, x_seat_token: TOKEN = None, lang: LANG = "en"
+    ) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_or_spectator(live, x_seat_token)
+        return server.view(live, seat, lang)
+
+    @app.get(
+        "/api/games/{game_id}/options",
+        tags=["play"],
+        summary="Your legal choices now (empty when it is not your turn)",
+        responses=ERRORS,
+    )
+    async def options(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        v = server.view(live, seat)
+        return {
+            "move_number": v["move_number"],
+            "to_move": live.state.to_move,
+            "options": v["options"],
+            "pending": v["pending"],
+        }
+
+    @app.post(
+        "/api/games/{game_id}/moves",
+        tags=["play"],
+        summary="Make a move (or commit to a '?' choice)",
+        responses=ERRORS,
+    )
+    async def make_move(game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None) -> MoveResult:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        return MoveResult(**await server.move(live, seat, body.move, body.expected))
+
+    @app.get(
+        "/api/games/{game_id}/record",
+        tags=["games"],
+        summary="The game record (NOTATION.md), once the game is over",
+        responses=ERRORS,
+    )
+    async def record(game_id: GAME_ID) -> Response:
+        live = server.get(game_id)
+        rec = server.record(live)
+        return Response(
+            json.dumps(rec, ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="civ-{live.id}.json"'},
+        )
+
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        tags=["games"],
+        summary="Your seat in the rematch of a finished game",
+        responses=ERRORS,
+    )
+    async def rematch(game_id: GAME_ID, x_seat_token: TOKEN = None) -> RematchResult:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        new, tok = await server.rematch(live, seat)
+        return RematchResult(
+            id=new.id, seat=seat, token=tok, invite=f"/game/{new.id}#seat={seat}&token={tok}"
+        )
+
+    # -- WebSocket ---------------------------------------------------------
+
+    @app.websocket("/ws/{game_id}")
+    async def ws(websocket: WebSocket, game_id: str) -> None:
+        """Live views. The client's first message: {"token": "..."} (or null to watch),
+        optionally "lang". Each frame is then {"type": "state", ...its own view}."""
+        await websocket.accept()
+        try:
+            live = server.get(game_id)
+        except ApiError as e:
+            await websocket.send_json({"type": "error", "code": e.code, "detail": e.message})
+            await websocket.close(code=4404)
+            return
+        try:
+            hello = await asyncio.wait_for(websocket.receive_text(), timeout=20)
+            msg = json.loads(hello)
+            if not isinstance(msg, dict):
+                raise ValueError
+            token = msg.get("token")
+            lang = msg.get("lang", "en")
+            if token is not None and not isinstance(token, str):
+                raise ValueError
+            if not isinstance(lang, str):
+                raise ValueError
+            seat = server.seat_or_spectator(live, token)
+        except ApiError as e:
+            await websocket.send_json({"type": "error", "code": e.code, "detail": e.message})
+            await websocket.close(code=4403)
+            return
+        except (ValueError, TimeoutError, WebSocketDisconnect):
+            with contextlib.suppress(Exception):
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "code": "bad_hello",
+                        "detail": 'first send {"token": "<seat token>" or null, "lang": "en"}',
+                    }
+                )
+                await websocket.close(code=4400)
+            return
+
+        async def send(frame: dict[str, Any]) -> None:
+            await websocket.send_json(frame)
+
+        sub = Subscriber(seat, lang[:10], send)
+        live.subscribers.add(sub)
+        try:
+            await send({"type": "state", **server.view(live, seat, sub.lang)})
+            while True:
+                text = await websocket.receive_text()
+                try:
+                    msg = json.loads(text)
+                    if not isinstance(msg, dict):
+                        raise ValueError
+                except ValueError:
+                    await send(
+                        {"type": "error", "code": "bad_message", "detail": "send JSON objects"}
+                    )
+                    continue
+                if isinstance(msg.get("lang"), str):
+                    sub.lang = msg["lang"][:10]
+                await send({"type": "state", **server.view(live, seat, sub.lang)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            live.subscribers.discard(sub)
+
+    return app
+
+
+__all__ = ["Live", "create_app"]

@@ -1,0 +1,132 @@
+"""Fixtures for the web table: a real ``civcards serve`` process over a real SQLite file."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``civcards serve`` in a subprocess; :meth:`restart` keeps the database and port."""
+
+    def __init__(self, db_path: Path, bot_delay: float = 0.0, allow_seed: bool = True) -> None:
+        self.db_path = db_path
+        self.db_url = f"sqlite:///{db_path}"
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.bot_delay = bot_delay
+        self.allow_seed = allow_seed
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = db_path.with_suffix(".log")
+
+    def start(self) -> None:
+        cmd = [
+            sys.executable,
+            "-m",
+            "civcards.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--log-level",
+            "info",
+        ]
+        if self.allow_seed:
+            cmd.append("--allow-seed")
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.proc = None
+
+    def kill(self) -> None:
+        """Stop abruptly (as a crash would)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+    def restart(self, *, hard: bool = False) -> None:
+        if hard:
+            self.kill()
+        else:
+            self.stop()
+        self.start()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    # -- small API helpers --------------------------------------------------
+
+    def client(self) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=20)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(self.base + "/api/games", json=body, timeout=20)
+        assert r.status_code == 201, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """One server for a test module (bots move at once, seeds allowed)."""
+    s = ServerProcess(tmp_path_factory.mktemp("srv") / "civ.db")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own (for restarts)."""
+    s = ServerProcess(tmp_path / "civ.db")
+    s.start()
+    yield s
+    s.stop()
+
+
+def env_flag(name: str) -> bool:
+    return os.environ.get(name, "") not in ("", "0")

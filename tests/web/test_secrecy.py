@@ -1,0 +1,117 @@
+"""Property: no response to seat A ever holds more than A's own observation (R25).
+
+Each view is compared, field by field, with what the engine says seat A may
+know (``carta.observe``), replayed locally from the same seed and moves; a
+spectator's with the public observation. The other seats' hands therefore
+never reach A, whatever the moves.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from civcards import carta
+
+from .conftest import ServerProcess
+
+H = "X-Seat-Token"
+
+
+def jsonish(x: Any) -> Any:
+    return json.loads(json.dumps(x))
+
+
+def expected_view(
+    g: carta.GameState, seat: int | None, pending: tuple[int, str] | None
+) -> dict[str, Any]:
+    options: list[str] = []
+    pend = None
+    if seat is not None and g.to_move == seat:
+        if pending is not None and pending[0] == seat:
+            reveal, full = carta.expand(g, pending[1])
+            pend = {"option": pending[1], "reveal": reveal, "choices": full}
+        else:
+            options = carta.seat_options(g)
+    return {
+        "seat": seat,
+        "move_number": len(g.history),
+        "observation": jsonish(carta.observe(g, seat).to_dict()),
+        "options": options,
+        "pending": pend,
+    }
+
+
+def check_views(
+    server: ServerProcess,
+    gid: str,
+    tokens: list[str],
+    g: carta.GameState,
+    pending: tuple[int, str] | None,
+) -> None:
+    for seat in [*range(len(tokens)), None]:
+        headers = {H: tokens[seat]} if seat is not None else {}
+        r = httpx.get(f"{server.base}/api/games/{gid}/state", headers=headers, timeout=10)
+        assert r.status_code == 200
+        view = r.json()
+        game = view.pop("game")
+        view.pop("words", None)
+        # the public facts are metadata only: no cards at all
+        assert set(game) >= {"id", "seats", "status", "to_move", "move_number"}
+        assert "hand" not in json.dumps(game)
+        assert {k: view[k] for k in expected_view(g, seat, pending)} == expected_view(
+            g, seat, pending
+        )
+        extra = set(view) - set(expected_view(g, seat, pending)) - {"log"}
+        assert not extra, extra
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3]),
+    deal=st.sampled_from(["basic", "draft"]),
+    picks=st.lists(st.integers(0, 10**6), min_size=5, max_size=40),
+)
+def test_no_view_holds_another_seats_hand(
+    server: ServerProcess, seed: int, players: int, deal: str, picks: list[int]
+) -> None:
+    created = server.create(
+        players=players, deal=deal, seats=[{"kind": "human"}] * players, seed=seed
+    )
+    gid = created["id"]
+    tokens = [s["token"] for s in created["seats"]]
+    g = carta.new_game(players, deal=deal, seed=seed)
+    pending: tuple[int, str] | None = None
+    check_views(server, gid, tokens, g, pending)
+    for pick in picks:
+        if g.finished:
+            break
+        seat = g.to_move
+        assert seat is not None
+        if pending is not None:
+            _reveal, full = carta.expand(g, pending[1])
+            mv = full[pick % len(full)]
+        else:
+            opts = carta.seat_options(g)
+            mv = opts[pick % len(opts)]
+        r = httpx.post(
+            f"{server.base}/api/games/{gid}/moves",
+            json={"move": mv, "expected": len(g.history)},
+            headers={H: tokens[seat]},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        if mv.endswith("?"):
+            pending = (seat, mv)
+            reveal, full = carta.expand(g, mv)
+            assert r.json()["pending"] == {"option": mv, "reveal": reveal, "choices": full}
+        else:
+            g.apply(mv)
+            pending = None
+            assert r.json()["pending"] is None
+        check_views(server, gid, tokens, g, pending)
