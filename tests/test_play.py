@@ -25,8 +25,9 @@ PLENTY = "1\n" * 4000
 
 
 def play(
-    args: list[str], stdin: str = "", cwd: Path | None = None, timeout: float = 120
+    args: list[str], stdin: str, cwd: Path, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
+    """Run ``civcards play`` in ``cwd`` (where an unsaved interrupted game is written)."""
     return subprocess.run(
         [sys.executable, "-m", "civcards.cli", "play", *args],
         input=stdin,
@@ -119,22 +120,26 @@ def test_all_bots_team_game(tmp_path: Path) -> None:
 
 def test_all_bots_draft_game(tmp_path: Path) -> None:
     save = tmp_path / "draft.json"
-    r = play(["--seats", "random,random", "--draft", "--seed", "2", "--save", str(save)], "")
+    r = play(
+        ["--seats", "random,random", "--draft", "--seed", "2", "--save", str(save)], "", tmp_path
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(save.read_text(encoding="utf-8"))["deal"] == "draft"
     assert "keep ?" in r.stdout  # a spectator does not see what was kept
 
 
 def test_same_seed_same_game(tmp_path: Path) -> None:
-    a = play(["--seats", "random,random", "--seed", "11"], "")
-    b = play(["--seats", "random,random", "--seed", "11"], "")
+    a = play(["--seats", "random,random", "--seed", "11"], "", tmp_path)
+    b = play(["--seats", "random,random", "--seed", "11"], "", tmp_path)
     assert a.stdout == b.stdout
 
 
 def test_majority_result_shows_the_table(tmp_path: Path) -> None:
     for seed in range(40):
         save = tmp_path / f"m{seed}.json"
-        r = play(["--seats", "random,random", "--seed", str(seed), "--save", str(save)], "")
+        r = play(
+            ["--seats", "random,random", "--seed", str(seed), "--save", str(save)], "", tmp_path
+        )
         rec = json.loads(save.read_text(encoding="utf-8"))
         if rec["result"]["victory"] == "majority":
             assert "Majorities" in r.stdout and "Points" in r.stdout and "✓" in r.stdout
@@ -149,7 +154,11 @@ def test_typed_notation_is_accepted(tmp_path: Path) -> None:
     g = carta.new_game(2, seed=21, start=0)
     card = carta.observe(g, 0).hand[0]
     path = write(tmp_path / "typed.json", g)
-    r = play(["--resume", str(path), "--seats", "human,random"], f"  Play  {card.lower()} \nEND\n")
+    r = play(
+        ["--resume", str(path), "--seats", "human,random"],
+        f"  Play  {card.lower()} \nEND\n",
+        tmp_path,
+    )
     assert r.returncode == 1  # the input ended before the game
     assert record_moves(path)[:2] == [f"play {card}", "end"]
 
@@ -158,7 +167,7 @@ def test_bad_entries_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
     g = carta.new_game(2, seed=21, start=0)
     path = write(tmp_path / "bad.json", g)
     script = "xyzzy\n42\nattack C\nplay\n1\n1\n"
-    r = play(["--resume", str(path), "--seats", "human,random"], script)
+    r = play(["--resume", str(path), "--seats", "human,random"], script, tmp_path)
     assert "Traceback" not in r.stderr
     out = r.stdout
     assert "Not understood" in out
@@ -170,7 +179,7 @@ def test_bad_entries_are_refused_and_the_game_goes_on(tmp_path: Path) -> None:
 
 def test_eof_mid_game_leaves_a_replayable_record_and_resume_finishes_it(tmp_path: Path) -> None:
     save = tmp_path / "eof.json"
-    r = play(["--seats", "human,random", "--seed", "7", "--save", str(save)], "1\n" * 9)
+    r = play(["--seats", "human,random", "--seed", "7", "--save", str(save)], "1\n" * 9, tmp_path)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert "saved in" in r.stdout and "--resume" in r.stdout
@@ -197,7 +206,7 @@ def test_eof_without_save_writes_a_fallback_record(tmp_path: Path) -> None:
 
 def test_quit_saves_and_exits_0(tmp_path: Path) -> None:
     save = tmp_path / "q.json"
-    r = play(["--seats", "human,random", "--seed", "7", "--save", str(save)], "1\nquit\n")
+    r = play(["--seats", "human,random", "--seed", "7", "--save", str(save)], "1\nquit\n", tmp_path)
     assert r.returncode == 0
     assert "Resume it with" in r.stdout
     assert replay_json(save)[0] == 0
@@ -214,6 +223,7 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
             stdout=f,
             stderr=subprocess.STDOUT,
             env=ENV,
+            cwd=tmp_path,
         )
         deadline = time.time() + 30
         while "›" not in out.read_text(encoding="utf-8") and time.time() < deadline:
@@ -246,7 +256,7 @@ def test_discovery_reveals_then_asks(tmp_path: Path) -> None:
     g = position_where("discovery discard ?")
     path = write(tmp_path / "disc.json", g)
     n = len(g.history)
-    r = play(["--resume", str(path), "--seats", "human,random"], "discovery\n0\n1\n")
+    r = play(["--resume", str(path), "--seats", "human,random"], "discovery\n0\n1\n", tmp_path)
     assert "You drew" in r.stdout
     assert "There is no choice 0" in r.stdout  # no way back after the reveal
     moves = record_moves(path)
@@ -260,7 +270,7 @@ def test_inquisition_reveals_then_asks(tmp_path: Path) -> None:
     options = order_options(carta.seat_options(g))
     items = build_menu(options, "en", ["You", "random"])
     number = next(i for i, it in enumerate(items, 1) if it.option == "inquisition 1 give ?")
-    r = play(["--resume", str(path), "--seats", "human,random"], f"{number}\n1\n")
+    r = play(["--resume", str(path), "--seats", "human,random"], f"{number}\n1\n", tmp_path)
     assert "random's hand" in r.stdout
     assert record_moves(path)[n].startswith("inquisition 1 give ")
 
@@ -273,6 +283,7 @@ def test_hot_seat_passes_the_screen(tmp_path: Path) -> None:
     r = play(
         ["--seats", "human,human", "--names", "Ana,Bob", "--seed", "4", "--save", str(save)],
         PLENTY,
+        tmp_path,
     )
     assert r.returncode == 0, r.stderr
     assert "Pass the screen to Bob" in r.stdout and "Pass the screen to Ana" in r.stdout
@@ -306,8 +317,8 @@ DOMAINS = {
 
 
 @pytest.mark.parametrize("lang", sorted(DOMAINS))
-def test_lang_prints_localized_domain_names(lang: str) -> None:
-    r = play(["--seats", "human,random", "--seed", "7", "--lang", lang], "")
+def test_lang_prints_localized_domain_names(lang: str, tmp_path: Path) -> None:
+    r = play(["--seats", "human,random", "--seed", "7", "--lang", lang], "", tmp_path)
     assert r.returncode == 1  # no input at all
     for name in DOMAINS[lang]:
         assert name in r.stdout, (lang, name)
@@ -333,8 +344,8 @@ def test_lang_prints_localized_domain_names(lang: str) -> None:
         (["--delay", "-1"], "--delay"),
     ],
 )
-def test_usage_errors_exit_2_without_traceback(args: list[str], words: str) -> None:
-    r = play(args, "")
+def test_usage_errors_exit_2_without_traceback(args: list[str], words: str, tmp_path: Path) -> None:
+    r = play(args, "", tmp_path)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert words in r.stderr
     assert "Traceback" not in r.stderr + r.stdout
@@ -343,14 +354,14 @@ def test_usage_errors_exit_2_without_traceback(args: list[str], words: str) -> N
 def test_resume_refuses_a_broken_record(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"format": "civ-notation/1", "players": 2, "seed": 1, "moves": ["end"]}')
-    r = play(["--resume", str(path)], "")
+    r = play(["--resume", str(path)], "", tmp_path)
     assert r.returncode == 2
     assert "illegal" in r.stderr
 
 
 def test_resume_a_finished_game_shows_the_result(tmp_path: Path) -> None:
     save = tmp_path / "done.json"
-    play(["--seats", "random,random", "--seed", "1", "--save", str(save)], "")
-    r = play(["--resume", str(save)], "")
+    play(["--seats", "random,random", "--seed", "1", "--save", str(save)], "", tmp_path)
+    r = play(["--resume", str(save)], "", tmp_path)
     assert r.returncode == 0
     assert "Winner" in r.stdout

@@ -2,7 +2,7 @@
 
 >>> items = build_menu(["end", "attack C", "attack M"], "en", ["A", "B"])
 >>> [i.option for i in items]
-['end', 'attack C', 'attack M']
+['end', 'attack M', 'attack C']
 """
 
 from __future__ import annotations
