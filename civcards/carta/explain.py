@@ -92,6 +92,14 @@ def _why(g: GameState, m: Move) -> str:
     if g.phase == "play" and k != "play":
         return f"{who} must first play a card from their hand (phase 1, R9)"
     if g.phase == "effects" and k == "play":
+        if not _played_this_turn(g):
+            d = LETTER_INDEX[m.cards]
+            if g.hands[me][d] and g.embargoed >> d & 1:
+                return (
+                    f"{_name(d)} is under Embargo for {who} this turn (R17), so phase 1 "
+                    f"was skipped: no card in the hand may be played (R9)"
+                )
+            return f"phase 1 was skipped: no card in {who}'s hand may be played (R9); now effects or 'end' (R10)"
         return f"{who} has already played the card of phase 1; now effects or 'end' (R10)"
     hand = g.hands[me]
     area = g.areas[me]
@@ -125,6 +133,18 @@ def _why(g: GameState, m: Move) -> str:
             return f"{who} has already used the {_name(d)} discard effect this turn (R10)"
         return _why_choices(g, m, who)
     return "this move is not legal now"
+
+
+def _played_this_turn(g: GameState) -> bool:
+    """Whether the active player played a card in phase 1 of this turn (R9)."""
+    me = g.active
+    for i in range(len(g.history) - 1, -1, -1):
+        kind = g.history[i].kind
+        if g.movers[i] != me or kind in ("end", "keep", "take"):
+            return False
+        if kind == "play":
+            return True
+    return False
 
 
 def _why_choices(g: GameState, m: Move, who: str) -> str:
