@@ -243,6 +243,7 @@ class GameState:
         "used_log",
         "used_perm",
         "victory",
+        "victory_domain",
         "view_cache",
         "winners",
     )
@@ -273,6 +274,8 @@ class GameState:
     turn: int
     winners: list[int]
     victory: str | None
+    #: the domain of a hegemony victory (R21), else None
+    victory_domain: int | None
     points: list[int] | None
     history: list[Move]
     movers: list[int]
@@ -315,6 +318,7 @@ class GameState:
         c.turn = self.turn
         c.winners = self.winners[:]
         c.victory = self.victory
+        c.victory_domain = self.victory_domain
         c.points = None if self.points is None else self.points[:]
         c.history = self.history[:]
         c.movers = self.movers[:]
@@ -731,6 +735,7 @@ class GameState:
                 self.winners = [me, (me + 2) % 4] if self.teams else [me]
                 self.winners.sort()
                 self.victory = "hegemony"
+                self.victory_domain = d
                 self._finish()
                 return
         nxt = (me + 1) % self.n
@@ -915,6 +920,7 @@ def new_game(
     g.turn = 0
     g.winners = []
     g.victory = None
+    g.victory_domain = None
     g.points = None
     g.history = []
     g.movers = []

@@ -68,6 +68,8 @@ class Observation:
     last_round: bool
     hand: str
     hand_sizes: list[int]
+    #: the hand size each seat would draw up to at phase 3 now (R13, R16)
+    hand_limits: list[int]
     areas: list[str]
     discard: str
     markers: list[dict[str, Any]]
@@ -82,6 +84,8 @@ class Observation:
     finished: bool
     winners: list[int]
     victory: str | None
+    #: the domain letter of a hegemony victory (R21), else None
+    victory_domain: str | None
     points: list[int] | None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -132,6 +136,7 @@ def _observe(g: GameState, seat: int) -> Observation:
         last_round=g.last_round,
         hand=counts_to_str(g.hands[seat]) if own else "",
         hand_sizes=[sum(h) for h in g.hands],
+        hand_limits=[g.hand_size(s) for s in range(g.n)],
         areas=[counts_to_str(a) for a in g.areas],
         discard=counts_to_str(g.discard),
         markers=markers_json(g),
@@ -146,6 +151,7 @@ def _observe(g: GameState, seat: int) -> Observation:
         finished=g.phase == OVER,
         winners=list(g.winners),
         victory=g.victory,
+        victory_domain=None if g.victory_domain is None else LETTERS[g.victory_domain],
         points=None if g.points is None else list(g.points),
     )
 
