@@ -38,6 +38,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
+from ..carta.game import majority_points
 from ..carta.moves import Move, parse_move
 from ..carta.observation import Observation
 from .base import Bot, Decision
@@ -304,28 +305,11 @@ def _seat_progress(st: Local, s: int) -> float:
 
 def _majority_margin(st: Local) -> float:
     """Majority points of the seat (or its team) minus the best other's (R22, R24)."""
-    n = st.n
-    areas = st.areas
-    pts = [0] * n
-    for d in range(6):
-        best = max(a[d] for a in areas)
-        if best == 0:
-            continue
-        for s in range(n):
-            if areas[s][d] == best:
-                pts[s] += 1
+    pts = majority_points(st.areas, st.teams)
     me = st.me
     if st.teams:
-        team = [0, 0]
-        for d in range(6):
-            best = max(a[d] for a in areas)
-            if best == 0:
-                continue
-            for t in (0, 1):
-                if any(areas[s][d] == best for s in range(n) if s % 2 == t):
-                    team[t] += 1
-        return float(team[me % 2] - team[1 - me % 2])
-    return float(pts[me] - max(pts[s] for s in range(n) if s != me))
+        return float(pts[me % 2] - pts[1 - me % 2])
+    return float(pts[me] - max(pts[s] for s in range(st.n) if s != me))
 
 
 # ---------------------------------------------------------------------------

@@ -774,41 +774,20 @@ class GameState:
         """R22 (and R24 for teams): score the majorities and name the winners."""
         n = self.n
         areas = self.areas
-        if self.teams:
-            pts = [0, 0]
-            for d in range(6):
-                best = max(a[d] for a in areas)
-                if best == 0:
-                    continue
-                for t in (0, 1):
-                    if any(areas[s][d] == best for s in range(n) if s % 2 == t):
-                        pts[t] += 1
+        pts = majority_points(areas, self.teams)
 
-            def team_key(t: int) -> tuple[int, ...]:
+        def key(s: int) -> tuple[int, ...]:
+            if self.teams:  # R24 ruling: the teams' summed cards break a tie
+                t = s % 2
                 return (
                     pts[t],
-                    *(sum(areas[s][d] for s in range(n) if s % 2 == t) for d in TIE_BREAK_ORDER),
+                    *(sum(areas[x][d] for x in range(n) if x % 2 == t) for d in TIE_BREAK_ORDER),
                 )
+            return (pts[s], *(areas[s][d] for d in TIE_BREAK_ORDER))
 
-            top = max(team_key(0), team_key(1))
-            self.winners = [s for s in range(n) if team_key(s % 2) == top]
-            self.points = pts
-        else:
-            pts = [0] * n
-            for d in range(6):
-                best = max(a[d] for a in areas)
-                if best == 0:
-                    continue
-                for s in range(n):
-                    if areas[s][d] == best:
-                        pts[s] += 1
-
-            def key(s: int) -> tuple[int, ...]:
-                return (pts[s], *(areas[s][d] for d in TIE_BREAK_ORDER))
-
-            top = max(key(s) for s in range(n))
-            self.winners = [s for s in range(n) if key(s) == top]
-            self.points = pts
+        top = max(key(s) for s in range(n))
+        self.winners = [s for s in range(n) if key(s) == top]
+        self.points = pts
         self.victory = "majority"
         self._finish()
 
@@ -861,6 +840,32 @@ _DISC_DOMAIN = {
     "discovery": SCIENCE,
     "democracy": UTOPIA,
 }
+
+
+def majority_points(areas: list[list[int]], teams: bool = False) -> list[int]:
+    """Majority points (R22) by seat, or by team ``[seats 0+2, seats 1+3]`` (R24).
+
+    Each player with the most cards of a domain (at least one) scores 1; tied
+    players all score. A team scores at most 1 per domain.
+
+    >>> majority_points([[2, 0, 1, 0, 0, 0], [2, 1, 0, 0, 0, 0]])
+    [2, 2]
+    """
+    n = len(areas)
+    pts = [0, 0] if teams else [0] * n
+    for d in range(6):
+        best = max(a[d] for a in areas)
+        if best == 0:
+            continue  # R22 ruling: a domain nobody has scores for nobody
+        if teams:
+            for t in (0, 1):
+                if any(areas[s][d] == best for s in range(t, n, 2)):
+                    pts[t] += 1
+        else:
+            for s in range(n):
+                if areas[s][d] == best:
+                    pts[s] += 1
+    return pts
 
 
 def new_game(
