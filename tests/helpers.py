@@ -221,7 +221,7 @@ def refused(g: GameState, move: str, *words: str) -> str:
         g.apply(move)
     assert snapshot(g) == before
     msg = str(info.value)
-    assert "Traceback" not in msg and "\n" not in msg and "File \"" not in msg
+    assert "Traceback" not in msg and "\n" not in msg and 'File "' not in msg
     assert info.value.reason and info.value.reason[0].isalpha()
     for w in words:
         assert w in msg, (w, msg)

@@ -76,9 +76,7 @@ def test_r17_embargo_ends_at_end_of_embargoed_players_turn() -> None:
     assert areas(g) == ["M", ""]
     play(g, "end")  # the placer's turn ends: the embargo stays
     assert g.markers == [(0, 0, "embargo", 1)]
-    assert position_json(g)["markers"] == [
-        {"seat": 0, "domain": "M", "kind": "embargo", "by": 1}
-    ]
+    assert position_json(g)["markers"] == [{"seat": 0, "domain": "M", "kind": "embargo", "by": 1}]
     play(g, "play R")
     assert g.markers == [(0, 0, "embargo", 1)]
     play(g, "end")  # the embargoed player's turn ends: the card goes to the pile
