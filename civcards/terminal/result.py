@@ -22,13 +22,11 @@ def winners_text(g: GameState, names: Sequence[str], lang: str) -> str:
 
 def hegemony_domain(g: GameState) -> tuple[int, int, int]:
     """(domain, cards, cards needed) of the hegemony that ended the game."""
+    d = g.victory_domain
+    if d is None:
+        raise ValueError("the game did not end by hegemony")
     seat = g.active
-    heg = g.thresholds[2]
-    for d in range(6):
-        need = heg + g.democracy_on(seat, d)
-        if g.areas[seat][d] >= need:
-            return d, g.areas[seat][d], need
-    raise ValueError("the game did not end by hegemony")  # pragma: no cover
+    return d, g.areas[seat][d], g.thresholds[2] + g.democracy_on(seat, d)
 
 
 def _sides(g: GameState) -> list[list[int]]:
