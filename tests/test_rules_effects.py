@@ -411,3 +411,20 @@ def test_r18_discovery_without_drawing_the_last_card_keeps_the_game_going() -> N
     play(g, "play S", "discovery discard MMMEE")
     assert not g.last_round
     assert hands(g)[0] == "EE"
+
+
+def test_r18_experiment_refused_when_the_area_lacks_the_card() -> None:
+    """R18/R17 Ruling: the return is mandatory in full: a card not in play is refused."""
+    g = forced(2, hands=["R", "M"], areas=["SSS", ""])
+    play(g, "play R")
+    refused(g, "experiment return U play U", "Utopia")
+    refused(g, "experiment return S", "R18")
+
+
+def test_r18_copied_research_refused_on_a_one_card_area() -> None:
+    """R18/R19: Research copied onto a play area of one card cannot return 2."""
+    g = forced(2, hands=["CR", "M"], areas=["", "SSSSS"])
+    play(g, "play C")
+    assert not any(m.startswith("inspiration 1 research") for m in g.legal_strings())
+    legal(g, "inspiration 1 experiment return C play C", "inspiration 1 experiment return C play R")
+    refused(g, "inspiration 1 research return CR play CR", "Religion", "play area")

@@ -460,3 +460,26 @@ def test_unreadable_move_is_a_notation_error_sentence() -> None:
         g.apply("fly M")
     assert "not a move word" in str(info.value)
     assert g.legal_strings() == ["play M", "play R"]
+
+
+def test_r25_options_without_hidden_cards_are_shown_in_full() -> None:
+    """R25: 'inquisition N' on an empty hand and 'discovery' on an empty deck hide nothing."""
+    g = forced(2, hands=["MR", ""], areas=["RS", "C"], deck="", discard=None, last_round=True)
+    play(g, "play M")
+    opts = seat_options(g)
+    assert "inquisition 1" in opts and "discovery" in opts
+    assert not any(o.endswith("?") for o in opts)
+
+
+def test_r25_draft_packets_are_private() -> None:
+    """R25/R8: in the draft a seat sees its own packet, never another seat's."""
+    da = make_deck(3, "MMRR" + "SSCC" + "EEMR")
+    db = make_deck(3, "MMRR" + "MRES" + "EEMR")
+    a = new_game(3, deal="draft", deck=da, start=0)
+    b = new_game(3, deal="draft", deck=db, start=0)
+    for seat in (0, 2, None):
+        assert observe(a, seat) == observe(b, seat)
+    assert observe(a, 1).draft_packet == "SSCC" and observe(b, 1).draft_packet == "MRES"
+    play(a, "keep M")
+    play(b, "keep M")
+    assert observe(a, 0) == observe(b, 0) and observe(a, 2) == observe(b, 2)
