@@ -135,6 +135,18 @@ def _why(g: GameState, m: Move) -> str:
     return "this move is not legal now"
 
 
+def _shortage(where: str, counts: list[int], cards: str, lack: str, rules: str) -> str:
+    """``where`` holds fewer ``lack`` cards than ``cards`` names (public zones only)."""
+    d = DOMAIN_NAMES.index(lack)
+    have = counts[d]
+    if not have:
+        return f"{where} holds no {lack} card ({rules})"
+    need = cards.count(LETTERS[d])
+    return (
+        f"{where} holds {have} {lack} card{'s' if have > 1 else ''}, not the {need} named ({rules})"
+    )
+
+
 def _played_this_turn(g: GameState) -> bool:
     """Whether the active player played a card in phase 1 of this turn (R9)."""
     me = g.active
@@ -189,14 +201,14 @@ def _why_choices(g: GameState, m: Move, who: str) -> str:
             return f"{_TITLE[k]} {'discards' if k in ('development', 'monopoly') else 'returns'} {lvl} card{'s' if lvl > 1 else ''} from the play area (R17, R18)"
         lack = _lacks(area, m.cards)
         if lack:
-            return f"{who} has no {lack} card to take from their play area"
+            return _shortage(f"{who}'s play area", area, m.cards, lack, "R17, R18")
         return f"{who} must play {'as many cards as they can' if lvl > 1 else 'a card if they can'}, of domains not under Embargo, from the hand (R17, R18)"
     if k in ("oligarchy", "republic"):
         if not sum(g.discard):
             return "the discard pile is empty (R20)"
         lack = _lacks(g.discard, m.cards)
         if lack:
-            return f"the discard pile holds no {lack} card for that"
+            return _shortage("the discard pile", g.discard, m.cards, lack, "R20")
         return f"{_TITLE[k]} takes {'1 card' if k == 'oligarchy' else '2 cards (1 if the pile holds 1)'} from the discard pile (R20)"
     return "the cards named do not fit the position"
 
