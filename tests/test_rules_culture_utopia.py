@@ -202,7 +202,7 @@ def test_r20_republic_take_one_when_pile_holds_one() -> None:
     g = forced(2, hands=["M", "R"], areas=["UUUUU", ""], discard="C")
     play(g, "play M")
     assert [m for m in g.legal_strings() if m.startswith("republic")] == ["republic take C"]
-    refused(g, "republic take CC", "Culture")
+    refused(g, "republic take CC", "1 Culture card", "R20")
     play(g, "republic take C")
     assert hands(g)[0] == "C" and pile(g) == ""
 
