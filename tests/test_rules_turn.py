@@ -279,3 +279,11 @@ def test_r14_pile_contents_in_position_json(seat: int) -> None:
     g = forced(2, hands=["SR", "R"], areas=["MMM", "C"], discard="UC", active=seat)
     assert position_json(g)["discard"] == "CU"
     assert observe(g, 1 - seat).discard == "CU"
+
+
+def test_r10_culture_has_no_discard_effect() -> None:
+    """R10/R19: Culture cards give Inspiration only; no effect discards them from play."""
+    g = forced(2, hands=["C", "R"], areas=["CC", ""])
+    play(g, "play C")
+    assert g.legal_strings() == ["end"]  # nothing to copy, nothing to discard
+    assert areas(g)[0] == "CCC" and pile(g) == ""
