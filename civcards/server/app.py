@@ -376,6 +376,9 @@ def create_app(
         finally:
             live.subscribers.discard(sub)
 
+    from .web import add_pages
+
+    add_pages(app, server)
     return app
 
 

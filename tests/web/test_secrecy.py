@@ -59,14 +59,23 @@ def check_views(
         assert r.status_code == 200
         view = r.json()
         game = view.pop("game")
-        view.pop("words", None)
         # the public facts are metadata only: no cards at all
         assert set(game) >= {"id", "seats", "status", "to_move", "move_number"}
         assert "hand" not in json.dumps(game)
         assert {k: view[k] for k in expected_view(g, seat, pending)} == expected_view(
             g, seat, pending
         )
-        extra = set(view) - set(expected_view(g, seat, pending)) - {"log"}
+        # the words added for the interface say nothing more than the view itself
+        exp = expected_view(g, seat, pending)
+        obs = exp["observation"]
+        assert [(e["seat"], e["text"]) for e in view["log"]] == list(
+            zip(obs["movers"], obs["history"], strict=True)
+        )
+        shown = exp["options"] + (exp["pending"]["choices"] if exp["pending"] else [])
+        assert set(view["words"]) == set(shown)
+        assert view["names"] == [s["name"] or f"Seat {i + 1}" for i, s in enumerate(game["seats"])]
+        assert (view["result"] is None) == (not g.finished)
+        extra = set(view) - set(exp) - {"log", "words", "names", "lang", "result"}
         assert not extra, extra
 
 

@@ -1,0 +1,149 @@
+// Shared by the lobby and the table: texts, language, stored seats, icons, API calls.
+
+export const LETTERS = "MRESCU";
+export const LANGS = ["en", "es", "de", "fr", "pt"];
+
+let texts = JSON.parse(document.getElementById("catalogue").textContent);
+let lang = document.documentElement.lang || "en";
+const listeners = [];
+
+export function t(key, params = {}) {
+  let s = texts[key];
+  if (s === undefined) return key;
+  for (const [k, v] of Object.entries(params)) s = s.split(`{${k}}`).join(String(v));
+  return s;
+}
+
+export function currentLang() {
+  return lang;
+}
+
+export function domainName(letter) {
+  return t(`domain.${letter}`);
+}
+
+export function effectName(kind) {
+  return t(`effect.${kind}`);
+}
+
+/** Fill every [data-i18n] element of the page. */
+export function applyStatic() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+}
+
+export async function setLang(code) {
+  if (!LANGS.includes(code)) code = "en";
+  const r = await fetch(`/api/i18n/${code}`);
+  if (!r.ok) return;
+  texts = await r.json();
+  lang = code;
+  localStorage.setItem("civcards.lang", code);
+  applyStatic();
+  for (const f of listeners) f(code);
+}
+
+export function onLang(f) {
+  listeners.push(f);
+}
+
+/** The language: stored choice, else the browser's, else the page's. */
+export async function initLang() {
+  const sel = document.getElementById("lang-select");
+  for (const opt of sel.options) opt.textContent = LANG_NAMES[opt.value] || opt.value;
+  sel.addEventListener("change", () => setLang(sel.value));
+  let want = localStorage.getItem("civcards.lang");
+  if (!want) {
+    for (const l of navigator.languages || [navigator.language || "en"]) {
+      const code = l.slice(0, 2).toLowerCase();
+      if (LANGS.includes(code)) { want = code; break; }
+    }
+  }
+  if (want && want !== lang) await setLang(want);
+  sel.value = lang;
+  applyStatic();
+}
+
+const LANG_NAMES = { en: "English", es: "Español", de: "Deutsch", fr: "Français", pt: "Português" };
+
+// -- seats remembered in this browser (the token is the seat's credential) --
+
+const KEY = "civcards.seats";
+
+export function mySeats() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) || "[]");
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+export function rememberSeat(id, seat, token) {
+  const all = mySeats().filter((e) => !(e.id === id && e.seat === seat));
+  all.unshift({ id, seat, token, at: Date.now() });
+  localStorage.setItem(KEY, JSON.stringify(all.slice(0, 100)));
+}
+
+export function forgetGame(id) {
+  localStorage.setItem(KEY, JSON.stringify(mySeats().filter((e) => e.id !== id)));
+}
+
+export function seatFor(id, seat) {
+  return mySeats().find((e) => e.id === id && (seat === null || e.seat === seat)) || null;
+}
+
+// -- API --
+
+export async function api(method, path, { token = null, body = undefined } = {}) {
+  const headers = {};
+  if (token) headers["X-Seat-Token"] = token;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let r;
+  try {
+    r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    return { ok: false, status: 0, data: { detail: String(e) } };
+  }
+  let data = null;
+  try { data = await r.json(); } catch { data = { detail: r.statusText }; }
+  return { ok: r.ok, status: r.status, data };
+}
+
+// -- icons: a distinct shape per domain, so colour is never the only cue --
+
+const SHAPES = {
+  M: '<path d="M12 2 L22 21 H2 Z"/>',
+  R: '<path d="M9 2 H15 V8 H21 V14 H15 V22 H9 V14 H3 V8 H9 Z"/>',
+  E: '<circle cx="12" cy="12" r="10"/>',
+  S: '<path d="M12 1 L21.5 6.5 V17.5 L12 23 L2.5 17.5 V6.5 Z"/>',
+  C: '<path d="M12 1 L14.9 8.6 L23 9 L16.7 14.1 L18.8 22 L12 17.6 L5.2 22 L7.3 14.1 L1 9 L9.1 8.6 Z"/>',
+  U: '<path d="M12 1 L23 12 L12 23 L1 12 Z"/>',
+};
+
+export function icon(letter, cls = "icon") {
+  return `<svg class="${cls} d-${letter}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SHAPES[letter]}<text x="12" y="16" text-anchor="middle">${letter}</text></svg>`;
+}
+
+export function esc(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function countLetters(cards) {
+  const c = {};
+  for (const l of LETTERS) c[l] = 0;
+  for (const ch of cards) if (ch in c) c[ch] += 1;
+  return c;
+}
+
+export function cardsWords(cards) {
+  const c = countLetters(cards);
+  const parts = [];
+  for (const l of LETTERS) if (c[l]) parts.push(domainName(l) + (c[l] > 1 ? ` ×${c[l]}` : ""));
+  return parts.length ? parts.join(", ") : t("ui.empty");
+}
+
+export function announce(text) {
+  const el = document.getElementById("announcer");
+  if (el) el.textContent = text;
+}

@@ -1,0 +1,390 @@
+"""The web table in a real browser: Debian's Chromium driven by Playwright.
+
+Screenshots of the table are saved under ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ARTIFACTS, ServerProcess
+from .test_api import find_hidden_choice
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+Page = Any
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    yield ctx
+    ctx.close()
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def moves(page: Page) -> int:
+    return int(page.get_attribute("#table", "data-moves") or "-1")
+
+
+def wait_turn(page: Page, seat: int, timeout: float = 15000) -> None:
+    """Until it is ``seat``'s turn (and the page shows its choices) or the game is over."""
+    page.wait_for_function(
+        """seat => {
+            const t = document.querySelector('#table');
+            if (t.dataset.status === 'finished') return true;
+            if (t.dataset.toMove !== String(seat)) return false;
+            return !!document.querySelector('#mine button.playable, #actions button');
+        }""",
+        arg=seat,
+        timeout=timeout,
+    )
+
+
+def finished(page: Page) -> bool:
+    return page.get_attribute("#table", "data-status") == "finished"
+
+
+def wait_moved(page: Page, before: int, reveal: bool = True) -> None:
+    """Until the page shows a move after ``before`` (or, if ``reveal``, revealed cards)."""
+    page.wait_for_function(
+        """([n, reveal]) => Number(document.querySelector('#table').dataset.moves) > n
+               || (reveal && !!document.querySelector('[data-testid=reveal]'))""",
+        arg=[before, reveal],
+        timeout=15000,
+    )
+
+
+def walk_effect(page: Page, rng: random.Random) -> None:
+    """Click through the choices of an effect until it is made."""
+    start = moves(page)
+    for _ in range(30):
+        if moves(page) > start:
+            return
+        for key in ("confirm", "commit", "picks-ok"):
+            b = page.locator(f'#actions button[data-key="{key}"]')
+            if b.count():
+                b.first.click()
+                if key == "confirm":
+                    wait_moved(page, start, reveal=False)
+                elif key == "commit":
+                    page.wait_for_selector('[data-testid="reveal"]')
+                break
+        else:
+            picks = page.locator('#actions button[data-key^="pick-"], #actions button[data-tok]')
+            assert picks.count(), page.inner_text("#actions")
+            picks.nth(rng.randrange(picks.count())).click()
+    raise AssertionError("the effect did not end")
+
+
+def click_a_move(page: Page, rng: random.Random, effect_rate: float = 0.35) -> None:
+    """Make one move by clicking: a card to play, else an effect or the end of the turn."""
+    before = moves(page)
+    cards = page.locator("#mine button.playable")
+    if cards.count():
+        cards.nth(rng.randrange(cards.count())).click()
+        wait_moved(page, before)
+        return
+    effects = page.locator("#actions button.effect")
+    end = page.locator("#actions button.end")
+    if effects.count() and (rng.random() < effect_rate or not end.count()):
+        effects.nth(rng.randrange(effects.count())).click()
+        walk_effect(page, rng)
+        return
+    end.click()
+    wait_moved(page, before)
+
+
+def create_in_lobby(
+    page: Page, base: str, players: int, names: list[str], kinds: list[str]
+) -> None:
+    page.goto(base + "/")
+    page.select_option("#players", str(players))
+    for i, (name, kind) in enumerate(zip(names, kinds, strict=True)):
+        page.select_option(f'select.seat-kind[data-seat="{i}"]', kind)
+        if name:
+            page.fill(f'input.seat-name[data-seat="{i}"]', name)
+    page.click("#create")
+    page.wait_for_selector('[data-testid="play-mine"]')
+
+
+def test_full_game_against_bots_by_clicking(server: ServerProcess, context: Any) -> None:
+    page = context.new_page()
+    errors = watch_errors(page)
+    create_in_lobby(page, server.base, 3, ["Ana", "", ""], ["human", "bot:greedy", "bot:random"])
+    shot(page, "lobby-created")
+    page.click('[data-testid="play-mine"]')
+    page.wait_for_selector("#table[data-moves]")
+    assert "token=" not in page.url  # the secret leaves the address bar
+    rng = random.Random(3)
+    for i in range(400):
+        wait_turn(page, 0)
+        if finished(page):
+            break
+        if i == 6:
+            shot(page, "table-midgame")
+        click_a_move(page, rng)
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector('[data-testid="winners"]')
+    shot(page, "table-game-over")
+    winners = page.inner_text('[data-testid="winners"]')
+    assert winners.startswith(("Winner", "Winners"))
+    record = page.request.get(server.base + page.get_attribute('[data-testid="download"]', "href"))
+    assert record.ok and record.json()["format"] == "civ-notation/1"
+    assert record.json()["names"][0] == "Ana"
+    # the lobby lists the game among "your games"
+    game_url = page.url
+    page.click("#rematch")
+    page.wait_for_function(
+        "u => location.href !== u && !!document.querySelector('#table[data-moves]')", arg=game_url
+    )
+    assert "/game/" in page.url
+    page.goto(server.base + "/")
+    page.wait_for_selector("#my-games a.button")
+    assert page.locator("#my-games li").count() >= 2
+    assert not errors, errors
+
+
+def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) -> None:
+    g = server.create(
+        players=2,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}],
+        seed=12,
+    )
+    pages = []
+    contexts = []
+    for s in range(2):
+        ctx = browser.new_context(viewport={"width": 1100, "height": 900})
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.goto(server.base + g["seats"][s]["invite"])
+        page.wait_for_selector("#table[data-moves]")
+        pages.append(page)
+    try:
+        rng = random.Random(8)
+        for _ in range(14):
+            info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+            seat = info["to_move"]
+            mover, other = pages[seat], pages[1 - seat]
+            wait_turn(mover, seat)
+            before = moves(other)
+            click_a_move(mover, rng, effect_rate=0.2)
+            # the other browser hears of it without reloading
+            wait_moved(other, before)
+            log_other = other.inner_text('[data-testid="log"]')
+            log_mover = mover.inner_text('[data-testid="log"]')
+            assert (
+                log_other.splitlines()[-1].split(":")[0] == log_mover.splitlines()[-1].split(":")[0]
+            )
+        shot(pages[0], "two-players-seat0")
+        shot(pages[1], "two-players-seat1")
+        # each sees only its own hand
+        hands = [
+            httpx.get(
+                f"{server.base}/api/games/{g['id']}/state",
+                headers={"X-Seat-Token": g["seats"][s]["token"]},
+            ).json()["observation"]["hand"]
+            for s in range(2)
+        ]
+        for s in range(2):
+            shown = pages[s].locator('[data-testid="hand"] .card').count()
+            assert shown == len(hands[s])
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def table_text(page: Page) -> str:
+    return "\n".join(
+        page.inner_text(sel) for sel in ("#status", "#players", "#mine", '[data-testid="log"]')
+    )
+
+
+def test_reload_and_server_restart_resume_exactly(own_server: ServerProcess, context: Any) -> None:
+    server = own_server
+    g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=31)
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + g["seats"][0]["invite"])
+    rng = random.Random(1)
+    for _ in range(8):
+        wait_turn(page, 0)
+        click_a_move(page, rng, effect_rate=0.0)
+    wait_turn(page, 0)
+    before = table_text(page)
+    n = moves(page)
+    page.reload()
+    page.wait_for_selector("#table[data-moves]")
+    wait_turn(page, 0)
+    assert moves(page) == n and table_text(page) == before
+    server.restart(hard=True)
+    page.reload()
+    page.wait_for_selector("#table[data-moves]")
+    wait_turn(page, 0)
+    assert moves(page) == n and table_text(page) == before
+    # the open page of a restarted server reconnects by itself and play goes on
+    server.restart()
+    page.wait_for_timeout(300)
+    wait_turn(page, 0)
+    click_a_move(page, rng)
+    assert moves(page) > n
+    shot(page, "after-restart")
+    assert not errors, errors
+
+
+def test_language_switch_and_browser_default(server: ServerProcess, browser: Any) -> None:
+    g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=40)
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1100, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + g["seats"][0]["invite"])
+        page.wait_for_selector("#table[data-moves]")
+        wait_turn(page, 0)
+        assert "Art" in page.inner_text("#players")  # Culture is "Art" in French
+        assert page.locator("html").get_attribute("lang") == "fr"
+        page.select_option("#lang-select", "de")
+        page.wait_for_function("document.documentElement.lang === 'de'")
+        page.wait_for_function(
+            "document.querySelector('[data-testid=turn]').innerText.includes('Du bist am Zug')"
+        )
+        text = page.inner_text("#players")
+        assert "Wissenschaft" in text and "Militär" in text
+        # the move log comes in the new language too (words from the server)
+        page.wait_for_function(
+            "!document.querySelector('[data-testid=log]') || !document.querySelector('[data-testid=log]').innerText.includes('End the turn')"
+        )
+        shot(page, "table-de")
+        page.reload()
+        page.wait_for_selector("#table[data-moves]")
+        page.wait_for_function("document.documentElement.lang === 'de'")
+        for code, word in (("es", "Ciencia"), ("pt", "Ciência"), ("en", "Science")):
+            page.select_option("#lang-select", code)
+            page.wait_for_function(f"document.documentElement.lang === '{code}'")
+            assert word in page.inner_text("#players")
+    finally:
+        ctx.close()
+
+
+def test_keyboard_only_turn(server: ServerProcess, context: Any) -> None:
+    g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=52)
+    page = context.new_page()
+    page.goto(server.base + g["seats"][0]["invite"])
+    page.wait_for_selector("#table[data-moves]")
+    wait_turn(page, 0)
+    start = moves(page)
+    # it is the seat's turn: the page has put the focus on the hand already
+    page.wait_for_function(
+        "(document.activeElement.getAttribute('aria-label') || '').startsWith('Play ')"
+    )
+    page.wait_for_timeout(300)  # no more frames are coming
+    page.evaluate("document.activeElement.blur()")
+    # back to the top with Shift+Tab: the skip link leads to the hand
+    for _ in range(60):
+        page.keyboard.press("Shift+Tab")
+        if page.evaluate("document.activeElement.className") == "skip":
+            break
+    else:
+        raise AssertionError("the skip link is not reachable")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label') || ''")
+    assert focused.startswith("Play "), focused
+    page.keyboard.press("Enter")
+    wait_moved(page, start)
+    # now phase 2: Tab to "End the turn" and press it
+    for _ in range(40):
+        if page.evaluate("document.activeElement.dataset.key") == "end":
+            break
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError("the end button is not reachable by Tab")
+    n = moves(page)
+    page.keyboard.press("Enter")
+    wait_moved(page, n)
+    wait_turn(page, 0)
+    assert moves(page) >= start + 2
+    shot(page, "keyboard-turn")
+
+
+def test_hidden_choice_is_committed_before_the_cards_show(
+    own_server: ServerProcess, context: Any
+) -> None:
+    server = own_server
+    rng = random.Random(6)
+    found = None
+    for seed in range(40):
+        g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=300 + seed)
+        tokens = [s["token"] for s in g["seats"]]
+        found = find_hidden_choice(server, g["id"], tokens, rng)
+        if found:
+            break
+    assert found
+    tok, st = found
+    seat = st["seat"]
+    kind = next(o for o in st["options"] if o.endswith("?")).split()[0]
+    page = context.new_page()
+    page.goto(f"{server.base}/game/{g['id']}#seat={seat}&token={tok}")
+    wait_turn(page, seat)
+    n = moves(page)
+    page.click(f'#actions button.effect[data-kind="{kind}"]')
+    # choose the target (Inquisition) until the commit step
+    for _ in range(3):
+        if page.locator('#actions button[data-key="commit"]').count():
+            break
+        page.locator("#actions button[data-tok]").first.click()
+    assert "no going back" in page.inner_text("#actions")
+    assert page.locator('[data-testid="reveal"]').count() == 0
+    page.click('#actions button[data-key="cancel"]')  # cancel before the reveal
+    assert page.locator("#actions button.effect").count()
+    assert moves(page) == n
+    page.click(f'#actions button.effect[data-kind="{kind}"]')
+    for _ in range(3):
+        if page.locator('#actions button[data-key="commit"]').count():
+            break
+        page.locator("#actions button[data-tok]").first.click()
+    page.click('#actions button[data-key="commit"]')
+    page.wait_for_selector('[data-testid="reveal"]')
+    assert page.locator('#actions button[data-key="cancel"]').count() == 0
+    shot(page, "hidden-choice-revealed")
+    page.reload()  # the commitment survives a reload
+    page.wait_for_selector('[data-testid="reveal"]')
+    walk_effect(page, rng)
+    assert moves(page) == n + 1
