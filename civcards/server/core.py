@@ -266,7 +266,7 @@ class TableServer:
                         "bad_bot",
                         f"seat {i}: unknown bot {level!r}; the bots are: {', '.join(bot_names())}",
                     )
-                name = clean_name(spec.get("name")) or f"{level} bot"
+                name = clean_name(spec.get("name")) or f"{level} bot {i + 1}"
                 infos.append(SeatInfo("bot", level, name, None, True))
             elif kind_s == "human":
                 infos.append(SeatInfo("human", None, clean_name(spec.get("name")), None, False))

@@ -239,7 +239,7 @@ def test_full_game_against_a_bot_then_record_and_rematch(server: ServerProcess) 
     replayed = carta.replay(rec)
     assert replayed.ok and replayed.state.finished
     assert replayed.state.winners == obs["winners"]
-    assert rec.names == ["Ana", "greedy bot"]
+    assert rec.names == ["Ana", "greedy bot 2"]
     assert len(rec.moves) == final["move_number"]
     # rematch: the same seats, a fresh game; each seat gets its token once
     r = httpx.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})

@@ -388,3 +388,47 @@ def test_hidden_choice_is_committed_before_the_cards_show(
     page.wait_for_selector('[data-testid="reveal"]')
     walk_effect(page, rng)
     assert moves(page) == n + 1
+
+
+def test_draft_team_game_and_spectator_on_a_phone(server: ServerProcess, browser: Any) -> None:
+    """A 4-player team game with the draft: keep and take by clicking; a spectator on a phone."""
+    g = server.create(
+        players=4,
+        deal="draft",
+        teams=True,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
+        seed=9,
+    )
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        page.goto(server.base + g["seats"][0]["invite"])
+        page.wait_for_selector("#table[data-moves]")
+        rng = random.Random(2)
+        kept = 0
+        for _ in range(6):
+            wait_turn(page, 0)
+            if page.locator(
+                '#mine button[data-move^="keep"], #mine button[data-move^="take"]'
+            ).count():
+                kept += 1
+            click_a_move(page, rng, effect_rate=0.0)
+        assert kept >= 3  # three keeps (and a take) in the draft
+        assert "team A" in page.inner_text('[data-testid="player-0"]')
+        watcher = phone.new_page()
+        watcher.goto(f"{server.base}/game/{g['id']}#watch")
+        watcher.wait_for_selector("#table[data-moves]")
+        assert "watching" in watcher.inner_text("#status")
+        assert watcher.locator("#mine").is_hidden()
+        # nothing wider than the phone's screen
+        width = watcher.evaluate("document.documentElement.scrollWidth")
+        assert width <= 400, width
+        shot(watcher, "spectator-phone")
+        label = watcher.get_attribute('[data-testid="cell-0-M"]', "aria-label")
+        assert label and label.startswith("Military:") and "cards" in label
+        assert not errors, errors
+    finally:
+        ctx.close()
+        phone.close()

@@ -67,6 +67,7 @@ form.addEventListener("submit", async (e) => {
   }
   renderCreated();
   renderMine();
+  renderAll();
 });
 
 function renderCreated() {

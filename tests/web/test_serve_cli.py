@@ -1,0 +1,30 @@
+"""``civcards serve`` on the command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "civcards.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_serve_is_listed_with_its_options() -> None:
+    r = run("serve", "--help")
+    assert r.returncode == 0
+    for opt in ("--host", "--port", "--db", "--bot-delay"):
+        assert opt in r.stdout
+
+
+def test_a_bad_database_url_is_a_clear_error() -> None:
+    r = run("serve", "--db", "nonsense-url", "--port", "0")
+    assert r.returncode == 2
+    assert "cannot use the database" in r.stderr
+    assert "Traceback" not in r.stderr
