@@ -13,6 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
+from civcards import carta
+from civcards.bots import bot_move, make_bot
+
 from .conftest import ARTIFACTS, ServerProcess
 from .test_api import find_hidden_choice
 
@@ -432,3 +435,90 @@ def test_draft_team_game_and_spectator_on_a_phone(server: ServerProcess, browser
     finally:
         ctx.close()
         phone.close()
+
+
+def test_every_effect_offered_can_be_walked_to_a_legal_move(
+    server: ServerProcess, browser: Any
+) -> None:
+    """For each kind of effect met in random games, the guided choices end in a legal move
+    (checked against the server's options), and Cancel leaves the game as it was."""
+    rng = random.Random(11)
+    covered: set[str] = set()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    http = httpx.Client(base_url=server.base, timeout=20)
+    try:
+        pages: dict[str, Any] = {}
+        for seed in range(30):
+            g = server.create(players=2, seats=[{"kind": "human"}] * 2, seed=500 + seed)
+            tokens = [s["token"] for s in g["seats"]]
+            local = carta.new_game(2, seed=500 + seed)  # to let a greedy bot choose the moves
+            bot = make_bot("greedy", seed=seed)
+            for _ in range(250):
+                info = http.get(f"/api/games/{g['id']}").json()
+                if info["status"] == "finished":
+                    break
+                seat = info["to_move"]
+                st = http.get(
+                    f"/api/games/{g['id']}/state",
+                    headers={"X-Seat-Token": tokens[seat]},
+                ).json()
+                opts = st["options"]
+                kinds = {o.split()[0] for o in opts if not o.endswith("?")}
+                new = kinds - covered - {"play", "keep", "take", "end"}
+                if new:
+                    kind = sorted(new)[0]
+                    key = f"{g['id']}:{seat}"
+                    if key not in pages:
+                        pages[key] = ctx.new_page()
+                        pages[key].goto(server.base + g["seats"][seat]["invite"])
+                    page = pages[key]
+                    page.wait_for_function(
+                        "n => document.querySelector('#table').dataset.moves === String(n)",
+                        arg=st["move_number"],
+                    )
+                    page.click(f'#actions button.effect[data-kind="{kind}"]')
+                    for _ in range(30):
+                        confirm = page.locator('#actions button[data-key="confirm"]')
+                        if confirm.count():
+                            break
+                        ok = page.locator('#actions button[data-key="picks-ok"]')
+                        if ok.count() and rng.random() < 0.7:
+                            ok.click()
+                            continue
+                        picks = page.locator(
+                            '#actions button[data-key^="pick-"], #actions button[data-tok]'
+                        )
+                        assert picks.count(), page.inner_text("#actions")
+                        picks.nth(rng.randrange(picks.count())).click()
+                    move = confirm.first.get_attribute("data-send")
+                    assert move in opts, (move, opts)
+                    page.click('#actions button[data-key="cancel"]')
+                    assert page.locator(f'#actions button.effect[data-kind="{kind}"]').count()
+                    covered.add(kind)
+                mv = bot_move(bot, carta.GAME, local)
+                if mv not in opts:  # a hidden choice: commit to it first
+                    words = mv.split()
+                    prefix = " ".join(words[:2] if words[0] == "inquisition" else words[:1])
+                    option = next(o for o in opts if o.startswith(prefix) and o.endswith("?"))
+                    r = http.post(
+                        f"/api/games/{g['id']}/moves",
+                        json={"move": option, "expected": st["move_number"]},
+                        headers={"X-Seat-Token": tokens[seat]},
+                    )
+                    assert r.status_code == 200, r.text
+                local.apply(mv)
+                r = http.post(
+                    f"/api/games/{g['id']}/moves",
+                    json={"move": mv, "expected": st["move_number"]},
+                    headers={"X-Seat-Token": tokens[seat]},
+                )
+                assert r.status_code == 200, r.text
+                if len(covered) >= 10:
+                    break
+            if len(covered) >= 10:
+                break
+    finally:
+        http.close()
+        ctx.close()
+    assert len(covered) >= 8, covered
+    print("effects walked:", sorted(covered))
