@@ -290,6 +290,7 @@ def test_language_switch_and_browser_default(server: ServerProcess, browser: Any
         )
         text = page.inner_text("#players")
         assert "Wissenschaft" in text and "Militär" in text
+        assert "Nimm Platz" in page.inner_text("#join")  # nothing left in French
         # the move log comes in the new language too (words from the server)
         page.wait_for_function(
             "!document.querySelector('[data-testid=log]') || !document.querySelector('[data-testid=log]').innerText.includes('End the turn')"

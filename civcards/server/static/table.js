@@ -140,7 +140,6 @@ function turnText() {
 
 function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
-  const hadFocus = focusKey || (document.activeElement && document.activeElement !== document.body);
   renderStatus();
   renderJoin();
   renderResult();
@@ -153,7 +152,8 @@ function render() {
     const el = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (el) { el.focus(); return; }
   }
-  if (hadFocus || document.activeElement === document.body) {
+  if (!document.activeElement || document.activeElement === document.body) {
+    // the focused button went away with the move: go on where the next choice is
     const first = document.querySelector("#actions button, #mine button.card");
     if (first && myTurn()) first.focus();
   }
@@ -176,11 +176,14 @@ function renderStatus() {
 function renderJoin() {
   const box = $("join");
   if (view.seat === null || view.game.seats[view.seat].joined) { box.hidden = true; return; }
-  if (!box.hidden && box.querySelector("input")) return; // keep what is being typed
+  const typed = box.querySelector("input") ? box.querySelector("input").value : "";
+  const hadFocus = document.activeElement && document.activeElement.id === "join-name";
   box.hidden = false;
   box.innerHTML = `<h2>${esc(t("web.join_title"))}</h2>
     <form id="join-form"><label>${esc(t("web.your_name"))} <input id="join-name" maxlength="40" autocomplete="nickname"></label>
     <button type="submit" class="primary">${esc(t("web.join"))}</button></form>`;
+  $("join-name").value = typed; // keep what is being typed
+  if (hadFocus) $("join-name").focus();
   box.querySelector("form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`, {
