@@ -76,7 +76,7 @@ def check_position(t: Table) -> int:
         t2 = t.copy()
         t2.apply(a)
         assert t2.pending is not None and t2.to_move == g.active
-        reveal, full = expand(g, o)
+        _reveal, full = expand(g, o)
         seqs = pick_sequences(t2)
         head = o[:-1]
         spelled = [head + "".join(ACTIONS[x][-1] for x in s) for s in seqs]

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from .single import CivSingleAgentEnv
 
 
-def single_agent(opponents: list[str] | tuple[str, ...] = ("greedy",), **kwargs: Any) -> CivSingleAgentEnv:
+def single_agent(
+    opponents: list[str] | tuple[str, ...] = ("greedy",), **kwargs: Any
+) -> CivSingleAgentEnv:
     """A Gymnasium environment where the agent plays one seat against ``opponents`` (bot names).
 
     See :class:`civcards.envs.single.CivSingleAgentEnv` for the other arguments

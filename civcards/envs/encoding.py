@@ -400,12 +400,20 @@ OBS_LAYOUT: Final[tuple[tuple[str, int, str], ...]] = (
     ("hand_limits", 4, "hand size each seat draws up to now (R13, R16), by relative seat"),
     ("areas", 24, "play areas: 4 relative seats x 6 domains, face-up cards"),
     ("discard", 6, "discard pile by domain"),
-    ("markers", 192, "face-down cards: target seat x domain x kind (embargo, democracy) x placer seat"),
+    (
+        "markers",
+        192,
+        "face-down cards: target seat x domain x kind (embargo, democracy) x placer seat",
+    ),
     ("coin", 14, "Culture coin: holder (4), seat copied (4), domain (6); all 0 when unused"),
     ("used_effects", 14, "effects used this turn, counts by kind (assassination ... inspiration)"),
     ("draft_packet", 6, "cards being passed to the observer in the draft"),
     ("draft_centre", 6, "face-up centre cards of the draft (step 4)"),
-    ("draft_received", 18, "cards received in the draft: 3 steps x 6 domains (own deal, 2 packets)"),
+    (
+        "draft_received",
+        18,
+        "cards received in the draft: 3 steps x 6 domains (own deal, 2 packets)",
+    ),
     ("known_in_hands", 24, "cards known to be in each hand (lower bounds), 4 relative seats x 6"),
     ("pending_kind", 2, "a '?' effect pending: discovery, inquisition (public)"),
     ("pending_target", 4, "one-hot relative target of a pending Inquisition (public)"),
@@ -436,7 +444,9 @@ def _put_counts(v: npt.NDArray[np.float32], at: int, cards: str) -> None:
         v[at + _LI[ch]] += 1.0
 
 
-def encode(table: Table, seat: int | None, obs: Observation | None = None) -> npt.NDArray[np.float32]:
+def encode(
+    table: Table, seat: int | None, obs: Observation | None = None
+) -> npt.NDArray[np.float32]:
     """The flat observation of ``seat`` (None: a spectator, public information only)."""
     g = table.g
     o = obs if obs is not None else observe(g, seat)
@@ -479,8 +489,8 @@ def encode(table: Table, seat: int | None, obs: Observation | None = None) -> np
         v[c + rel(int(o.coin["holder"]))] = 1
         v[c + 4 + rel(int(o.coin["seat"]))] = 1
         v[c + 8 + _LI[str(o.coin["domain"])]] = 1
-    for kind in o.used_effects:
-        v[at["used_effects"] + _KIND_INDEX[kind]] += 1
+    for used in o.used_effects:
+        v[at["used_effects"] + _KIND_INDEX[used]] += 1
     _put_counts(v, at["draft_packet"], o.draft_packet)
     _put_counts(v, at["draft_centre"], o.draft_centre)
     for ev in o.learned:
@@ -519,7 +529,7 @@ def describe(table: Table, seat: int | None) -> str:
     lines = [
         f"{o.players} players, {o.deal} deal{', teams' if o.teams else ''}; "
         f"turn {o.turn}, phase {o.phase}, to move: {o.to_move}; "
-        f"deck {o.deck_size} (era {'-' if o.era is None else 'I II III'.split()[o.era]})",
+        f"deck {o.deck_size} (era {'-' if o.era is None else ('I', 'II', 'III')[o.era]})",
     ]
     for s in range(o.players):
         mark = "*" if s == o.to_move else " "
