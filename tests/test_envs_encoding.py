@@ -182,3 +182,22 @@ def test_spectator_and_layout_offsets() -> None:
     assert v[OBS_OFFSETS["hand"] : OBS_OFFSETS["hand"] + 6].sum() == 0
     mine = encode(Table(g), g.active)
     assert mine[OBS_OFFSETS["hand"] : OBS_OFFSETS["hand"] + 6].sum() == 3
+
+
+def test_fast_encoding_equals_the_observation_encoding_r25() -> None:
+    """R25: encode() (reading the game) gives exactly encode_observation() (from observe())."""
+    from civcards.envs.encoding import encode_observation
+
+    rng = random.Random(3)
+    count = 0
+    for config in CONFIGS:
+        for seed in range(4):
+            t = Table(start(config, 500 + seed))
+            while True:
+                for seat in [None, *range(t.g.n)]:
+                    assert np.array_equal(encode(t, seat), encode_observation(t, seat))
+                    count += 1
+                if t.finished:
+                    break
+                t.apply(rng.choice(t.legal_actions()))
+    assert count > 5000

@@ -43,7 +43,7 @@ import numpy.typing as npt
 from ..carta.cards import LETTERS, THRESHOLDS, counts_to_str
 from ..carta.game import OVER, GameState, multisets
 from ..carta.moves import COPYABLE, Move, format_move
-from ..carta.observation import Observation, observe
+from ..carta.observation import Observation, known_in_hands, observe
 
 # ---------------------------------------------------------------------------
 # The action table
@@ -444,10 +444,121 @@ def _put_counts(v: npt.NDArray[np.float32], at: int, cards: str) -> None:
         v[at + _LI[ch]] += 1.0
 
 
-def encode(
+def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
+    """The flat observation of ``seat`` (None: a spectator, public information only).
+
+    It reads the game directly, for speed, exactly the fields of
+    :func:`civcards.carta.observe` that :func:`encode_observation` encodes
+    (the tests check that both give the same vector).
+    """
+    g = table.g
+    n = g.n
+    own = seat is not None
+    me = seat if seat is not None else 0
+    v = np.zeros(OBS_SIZE, dtype=np.float32)
+    at = OBS_OFFSETS
+    order = [(me + r) % n for r in range(n)]  # relative seat r -> seat
+
+    v[at["players"] + n - 2] = 1
+    v[at["draft_deal"]] = g.deal == "draft"
+    v[at["teams"]] = g.teams
+    v[at["thresholds"] : at["thresholds"] + 3] = g.thresholds
+    p = table.pending
+    phase = "pick" if p is not None else g.phase
+    v[at["phase"] + PHASES.index(phase)] = 1
+    if g.phase != OVER:
+        v[at["to_move"] + (g.active - me) % n] = 1
+    v[at["start"] + (g.start - me) % n] = 1
+    v[at["turn"]] = g.turn
+    v[at["deck_size"]] = len(g.deck)
+    era = g.era
+    v[at["era"] + (3 if era is None else era)] = 1
+    v[at["last_round"]] = g.last_round
+    if own:
+        v[at["hand"] : at["hand"] + 6] = g.hands[me]
+    hs, hl, ar, kn = at["hand_sizes"], at["hand_limits"], at["areas"], at["known_in_hands"]
+    known = known_in_hands(g, me if own else -1)
+    for r, s in enumerate(order):
+        v[hs + r] = sum(g.hands[s])
+        v[hl + r] = g.hand_size(s)
+        v[ar + 6 * r : ar + 6 * r + 6] = g.areas[s]
+        _put_counts(v, kn + 6 * r, known[s])
+    v[at["discard"] : at["discard"] + 6] = g.discard
+    mk0 = at["markers"]
+    for ms, md, mkind, mby in g.markers:
+        kind = 0 if mkind == "embargo" else 1
+        v[mk0 + ((((ms - me) % n) * 6 + md) * 2 + kind) * 4 + (mby - me) % n] += 1
+    if g.coin is not None:
+        c = at["coin"]
+        holder, cs, cd = g.coin
+        v[c + (holder - me) % n] = 1
+        v[c + 4 + (cs - me) % n] = 1
+        v[c + 8 + cd] = 1
+    for used in g.used_log:
+        v[at["used_effects"] + _KIND_INDEX[used]] += 1
+    if g.phase == "draft":
+        if own:
+            v[at["draft_packet"] : at["draft_packet"] + 6] = g.draft_hold[me]
+        if g.draft_step >= 3:
+            v[at["draft_centre"] : at["draft_centre"] + 6] = g.draft_centre
+    if own:
+        for ev in g.learned[me]:
+            if ev[0] == "draft_received" and 0 <= int(ev[1]) < 3:  # type: ignore[call-overload]
+                _put_counts(v, at["draft_received"] + 6 * int(ev[1]), str(ev[3]))  # type: ignore[call-overload]
+    _encode_pending(v, p, seat, me, n)
+    if g.phase == OVER:
+        _encode_result(v, g.winners, g.victory, g.points, g.teams, me, n)
+    return v
+
+
+def _encode_pending(
+    v: npt.NDArray[np.float32], p: Pending | None, seat: int | None, me: int, n: int
+) -> None:
+    if p is None:
+        return
+    at = OBS_OFFSETS
+    v[at["pending_kind"] + (0 if p.kind == "discovery" else 1)] = 1
+    if p.target >= 0:
+        v[at["pending_target"] + (p.target - me) % n] = 1
+    if seat == p.seat:
+        v[at["pending_reveal"] : at["pending_reveal"] + 6] = p.reveal
+        v[at["pending_pool"] : at["pending_pool"] + 6] = p.pool
+        v[at["pending_picked"] : at["pending_picked"] + 6] = p.picked
+        v[at["pending_left"]] = p.k - sum(p.picked)
+
+
+def _encode_result(
+    v: npt.NDArray[np.float32],
+    winners: list[int],
+    victory: str | None,
+    points: list[int] | None,
+    teams: bool,
+    me: int,
+    n: int,
+) -> None:
+    at = OBS_OFFSETS
+    v[at["finished"]] = 1
+    for w in winners:
+        v[at["winners"] + (w - me) % n] = 1
+    if victory is not None:
+        v[at["victory"] + (0 if victory == "hegemony" else 1)] = 1
+    if points is not None:
+        if teams:
+            for t, pts in enumerate(points):
+                v[at["points"] + (t - me) % 2] = pts
+        else:
+            for s, pts in enumerate(points):
+                v[at["points"] + (s - me) % n] = pts
+
+
+def encode_observation(
     table: Table, seat: int | None, obs: Observation | None = None
 ) -> npt.NDArray[np.float32]:
-    """The flat observation of ``seat`` (None: a spectator, public information only)."""
+    """:func:`encode`, computed from the seat's :class:`~civcards.carta.Observation` (slower).
+
+    This is the reference: everything in the vector comes from ``observe(g, seat)``
+    (and, while a '?' effect is pending, from the reveal made to the committed seat).
+    """
     g = table.g
     o = obs if obs is not None else observe(g, seat)
     n = g.n
@@ -496,29 +607,9 @@ def encode(
     for ev in o.learned:
         if ev[0] == "draft_received" and 0 <= ev[1] < 3:
             _put_counts(v, at["draft_received"] + 6 * ev[1], ev[3])
-    if p is not None:
-        v[at["pending_kind"] + (0 if p.kind == "discovery" else 1)] = 1
-        if p.target >= 0:
-            v[at["pending_target"] + rel(p.target)] = 1
-        if seat == p.seat:
-            for d in range(6):
-                v[at["pending_reveal"] + d] = p.reveal[d]
-                v[at["pending_pool"] + d] = p.pool[d]
-                v[at["pending_picked"] + d] = p.picked[d]
-            v[at["pending_left"]] = p.k - sum(p.picked)
+    _encode_pending(v, p, seat, me, n)
     if o.finished:
-        v[at["finished"]] = 1
-        for w in o.winners:
-            v[at["winners"] + rel(w)] = 1
-        if o.victory is not None:
-            v[at["victory"] + (0 if o.victory == "hegemony" else 1)] = 1
-        if o.points is not None:
-            if o.teams:
-                for t, pts in enumerate(o.points):
-                    v[at["points"] + (t - me) % 2] = pts
-            else:
-                for s, pts in enumerate(o.points):
-                    v[at["points"] + rel(s)] = pts
+        _encode_result(v, o.winners, o.victory, o.points, o.teams, me, n)
     return v
 
 

@@ -1,0 +1,181 @@
+"""Steps per second of the research interfaces next to the raw engine (BENCHMARKS.md).
+
+    .venv/bin/python scripts/bench_envs.py --seconds 5 --players 2
+
+Each row plays random games for about ``--seconds`` on one core and counts
+decisions ("steps"): for the engine a move (``random_playout``: uniform over
+the distinct legal moves); for the interfaces an action of the fixed action
+space (a Discovery or Inquisition is a '?' prefix then one ``pick`` per card,
+so a game has a few more steps), chosen uniformly among the legal actions.
+
+* engine: ``civcards.carta.game.random_playout`` (set-up included);
+* action layer: :class:`civcards.envs.encoding.Table` (legal action list and
+  apply, no observation);
+* PettingZoo: ``carta_v0.raw_env`` and the wrapped ``carta_v0.env``, the agent
+  loop of the PettingZoo docs: ``last()`` (observation vector and mask of the
+  agent to move) then ``step``;
+* Gymnasium: ``single_agent(opponents=["random"])``, counting the agent's steps
+  only (the bot's moves run inside ``step``);
+* OpenSpiel: ``python_civ_carta`` states, chance outcomes sampled by their
+  probabilities (not counted as steps), with and without the observation
+  tensor of the player to move at each step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+
+def _loop(seconds: float, one_game: Callable[[int], int]) -> tuple[int, int, float]:
+    one_game(10_000)  # warm-up
+    t0 = time.perf_counter()
+    games = steps = 0
+    while time.perf_counter() - t0 < seconds:
+        steps += one_game(games)
+        games += 1
+    return games, steps, time.perf_counter() - t0
+
+
+def bench_engine(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.carta.game import new_game, random_playout
+
+    def game(i: int) -> int:
+        return random_playout(new_game(players, seed=i), random.Random(i))
+
+    return _loop(seconds, game)
+
+
+def bench_table(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.carta.game import new_game
+    from civcards.envs.encoding import Table
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        t = Table(new_game(players, seed=i))
+        n = 0
+        while not t.finished:
+            legal = t.legal_actions()
+            t.apply_unchecked(legal[int(rng.random() * len(legal))])
+            n += 1
+        return n
+
+    return _loop(seconds, game)
+
+
+def bench_pettingzoo(players: int, seconds: float, wrapped: bool) -> tuple[int, int, float]:
+    from civcards.envs import carta_v0
+
+    env = carta_v0.env(players=players) if wrapped else carta_v0.raw_env(players=players)
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        env.reset(seed=i)
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            n += 1
+        return n
+
+    return _loop(seconds, game)
+
+
+def bench_gym(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.envs import single_agent
+
+    env = single_agent(opponents=["random"] * (players - 1))
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        obs, _ = env.reset(seed=i)
+        n = 0
+        while True:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, term, trunc, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+            n += 1
+            if term or trunc:
+                return n
+
+    return _loop(seconds, game)
+
+
+def bench_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
+    import pyspiel
+
+    import civcards.envs.openspiel_game  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_civ_carta", {"players": players})
+
+    def one(i: int) -> int:
+        rng = random.Random(i)
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r = rng.random()
+                pick = outcomes[-1][0]
+                for a, p in outcomes:
+                    r -= p
+                    if r < 0:
+                        pick = a
+                        break
+                state.apply_action(pick)
+                continue
+            if tensors:
+                state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            n += 1
+        return n
+
+    return _loop(seconds, one)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--players", default="2", help="comma-separated player counts")
+    args = ap.parse_args()
+    rows: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
+        ("engine `random_playout` (moves)", bench_engine),
+        ("action layer `envs.encoding.Table`", bench_table),
+        ("PettingZoo `carta_v0.raw_env` (last + step)", lambda p, s: bench_pettingzoo(p, s, False)),
+        ("PettingZoo `carta_v0.env` (wrapped)", lambda p, s: bench_pettingzoo(p, s, True)),
+        ("Gymnasium `single_agent` vs random (agent steps)", bench_gym),
+        ("OpenSpiel `python_civ_carta` (actions)", lambda p, s: bench_openspiel(p, s, False)),
+        (
+            "OpenSpiel `python_civ_carta` + observation tensor",
+            lambda p, s: bench_openspiel(p, s, True),
+        ),
+    ]
+    import sys
+
+    print(f"- machine: {platform.platform()}, {platform.processor() or platform.machine()}")
+    print(f"- Python: {platform.python_implementation()} {platform.python_version()}")
+    print(f"- command: `{' '.join(['python', *sys.argv])}`")
+    print()
+    print("| players | interface | games | steps/s | steps/game | games/s |")
+    print("|--------:|-----------|------:|--------:|-----------:|--------:|")
+    for players in (int(x) for x in args.players.split(",")):
+        for name, fn in rows:
+            games, steps, secs = fn(players, args.seconds)
+            print(
+                f"| {players} | {name} | {games:,} | {steps / secs:,.0f} | "
+                f"{steps / games:.1f} | {games / secs:,.0f} |",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
