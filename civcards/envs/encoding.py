@@ -407,7 +407,7 @@ OBS_LAYOUT: Final[tuple[tuple[str, int, str], ...]] = (
     ),
     ("coin", 14, "Culture coin: holder (4), seat copied (4), domain (6); all 0 when unused"),
     ("used_effects", 14, "effects used this turn, counts by kind (assassination ... inspiration)"),
-    ("draft_packet", 6, "cards being passed to the observer in the draft"),
+    ("draft_packet", 6, "the draft packet the observer keeps a card from now (R8 steps 1-3)"),
     ("draft_centre", 6, "face-up centre cards of the draft (step 4)"),
     (
         "draft_received",
