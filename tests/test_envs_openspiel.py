@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 from civcards.bots import make_bot
 from civcards.carta.cards import ERA_COMPOSITION
@@ -126,3 +126,45 @@ def test_our_bots_through_openspiel_match_the_engine() -> None:
         ]
         wins += play(game, bots, rng)[0]
     assert wins >= 4
+
+
+def test_ismcts_bot_plays_against_our_bots() -> None:
+    """OpenSpiel's ISMCTSBot (our resample_from_infostate) plays short games."""
+    game = og.load(players=2)
+    rng = random.Random(2)
+    np_rng = np.random.RandomState(2)
+    for i, opponent in enumerate(["random", "greedy"]):
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, 2.0, 4, random_state=np_rng, allow_inconsistent_action_sets=True
+        )
+        bots = [og.CivcardsBot(make_bot(opponent, seed=i)), bot]
+        assert sum(play(game, bots, rng)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_resample_keeps_what_the_seat_knows_r25(players: int) -> None:
+    """R25: a resampled state looks the same to the seat; only hidden cards change (R4 eras)."""
+    game = og.load(players=players)
+    rng = random.Random(players)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    changed = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample(state, rng))
+                continue
+            p = state.current_player()
+            r = state.resample_from_infostate(p, sampler)
+            assert r.information_state_string(p) == state.information_state_string(p)
+            assert r.observation_tensor(p) == state.observation_tensor(p)
+            assert r.legal_actions() == state.legal_actions()
+            g, g2 = state.table.g, r.table.g
+            assert [sum(h) for h in g2.hands] == [sum(h) for h in g.hands]
+            assert g2.hands[p] == g.hands[p] and g2.areas == g.areas
+            for era in range(3):
+                assert all(0 <= r._c.drawn[era][d] <= ERA_COMPOSITION[era][d] for d in range(6))
+            changed += g2.hands != g.hands
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert changed > 20

@@ -20,6 +20,8 @@ victory of everyone; random games take about 150).
   same vector (a summary: known_in_hands stands for the history). The
   information-state string is perfect-recall: every action and chance outcome
   as that seat saw it. The observation string is the seat's current view.
+* **Determinization.** :meth:`CivCartaState.resample_from_infostate` redeals
+  the hidden cards for OpenSpiel's ISMCTS (an approximate posterior).
 * **Returns** are terminal: +1 shared equally among the winning sides (in the
   team game each member of a winning team gets the team's share), 0
   otherwise, so the game is constant-sum (sum 1; 2 in the team game).
@@ -27,6 +29,7 @@ victory of everyone; random games take about 150).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
@@ -343,6 +346,72 @@ class CivCartaState(pyspiel.State):  # type: ignore[misc]
         g = t.g
         hands = " ".join("".join(LETTERS[d] * h[d] for d in range(6)) or "-" for h in g.hands)
         return f"hands {hands}\n{describe(t, None)}"
+
+    # -- determinization (ISMCTS) ----------------------------------------------------
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CivCartaState:
+        """A state ``player_id`` cannot tell from this one, its hidden cards dealt afresh.
+
+        The cards of the other hands that the player does not know
+        (``known_in_hands``; the revealed hand of its own pending Inquisition)
+        are put back and redealt from the cards it has not seen, era by era
+        (R4): a hidden card counts as drawn from the latest era that supplied
+        cards of its domain, and the redeal draws, for each era, as many cards
+        from what that era has left. The deck stays undecided (chance). The
+        other seats' information strings are reduced to what ``player_id`` saw
+        of the moves. Approximations: the posterior is not weighted by how
+        likely each hand made the moves seen, and during the draft (R8) the
+        state is returned unchanged (a copy).
+        """
+        from ..carta.cards import str_to_counts
+        from ..carta.observation import known_in_hands
+
+        clone: CivCartaState = self.clone()
+        c = clone._c
+        t = c.table
+        if t is None or t.g.phase == "draft" or c.todo or t.finished:
+            return clone
+        seed = probability_sampler() if callable(probability_sampler) else None
+        rng = random.Random(seed)
+        g = t.g
+        p = player_id
+        known = [str_to_counts(x) for x in known_in_hands(g, p)]
+        pend = t.pending
+        if pend is not None and pend.seat == p and pend.target >= 0:
+            known[pend.target] = g.hands[pend.target][:]
+        others = [q for q in range(self._n) if q != p]
+        hidden = [0] * 6
+        unknown: dict[int, int] = {}
+        for q in others:
+            known[q] = [min(known[q][d], g.hands[q][d]) for d in range(6)]
+            for d in range(6):
+                hidden[d] += g.hands[q][d] - known[q][d]
+            unknown[q] = sum(g.hands[q]) - sum(known[q])
+        new_cards: list[int] = []
+        for era in (2, 1, 0):
+            take = [min(hidden[d], c.drawn[era][d]) for d in range(6)]
+            for d in range(6):
+                hidden[d] -= take[d]
+                c.drawn[era][d] -= take[d]  # now: the cards of this era still seen
+            left = [ERA_COMPOSITION[era][d] - c.drawn[era][d] for d in range(6)]
+            bag = [d for d in range(6) for _ in range(left[d])]
+            got = rng.sample(bag, sum(take))
+            for d in got:
+                c.drawn[era][d] += 1
+            new_cards.extend(got)
+        assert not any(hidden)
+        rng.shuffle(new_cards)
+        for q in others:
+            hand = known[q][:]
+            for _ in range(unknown[q]):
+                hand[new_cards.pop()] += 1
+            g.hands[q] = hand
+        g.view_cache = None
+        t._legal = None
+        seen = [line for line in c.info[p] if ": " in line or line.startswith("start")]
+        for q in others:
+            c.info[q] = seen[:]
+        return clone
 
     # -- for the observer --------------------------------------------------------
 
