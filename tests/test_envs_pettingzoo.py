@@ -103,3 +103,14 @@ def test_render_shows_no_hand() -> None:
     env.reset(seed=2)
     text = env.render()
     assert text is not None and "hand [???]" in text
+
+
+def test_docs_example_runs() -> None:
+    """The PettingZoo loop of docs/research.md runs as written."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "research.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert blocks
+    exec(compile(blocks[0], "docs/research.md", "exec"), {})
