@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: .venv install run test lint typecheck bench clean
+.PHONY: .venv install run play test lint typecheck bench clean
 
 .venv install: $(STAMP)
 
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/civcards serve
+
+play: $(STAMP)
 	$(BIN)/civcards play
 
 lint: $(STAMP)

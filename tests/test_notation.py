@@ -232,8 +232,8 @@ def test_bad_move_exits_1_naming_move_and_reason(
     assert words in out["error"]
     text = run_replay(str(path))
     assert (
-        (text.returncode == 1 and "illegal" in text.stdout + text.stderr) or "cannot" in text.stdout
-    )
+        text.returncode == 1 and "illegal" in text.stdout + text.stderr
+    ) or "cannot" in text.stdout
 
 
 def test_replay_reads_stdin() -> None:

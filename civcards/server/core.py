@@ -92,6 +92,8 @@ class Live:
     rematch_of: str | None = None
     rematch_id: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # one broadcast at a time, so that every client hears the positions in order
+    send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
@@ -578,8 +580,9 @@ class TableServer:
 
     async def broadcast(self, live: Live) -> None:
         """Send every connected client its own view (after the change is stored)."""
-        for sub in list(live.subscribers):
-            try:
-                await sub.send({"type": "state", **self.view(live, sub.seat, sub.lang)})
-            except Exception:
-                live.subscribers.discard(sub)
+        async with live.send_lock:
+            for sub in list(live.subscribers):
+                try:
+                    await sub.send({"type": "state", **self.view(live, sub.seat, sub.lang)})
+                except Exception:
+                    live.subscribers.discard(sub)

@@ -30,9 +30,15 @@ def free_port() -> int:
 class ServerProcess:
     """``civcards serve`` in a subprocess; :meth:`restart` keeps the database and port."""
 
-    def __init__(self, db_path: Path, bot_delay: float = 0.0, allow_seed: bool = True) -> None:
+    def __init__(
+        self,
+        db_path: Path,
+        bot_delay: float = 0.0,
+        allow_seed: bool = True,
+        db_url: str | None = None,
+    ) -> None:
         self.db_path = db_path
-        self.db_url = f"sqlite:///{db_path}"
+        self.db_url = db_url or f"sqlite:///{db_path}"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay

@@ -23,6 +23,7 @@ if (frag.get("token")) {
 let view = null;
 let walk = null; // the choice being built: {prefix: [tokens], picks: "", pending: bool}
 let busy = false;
+let sendSeq = 0; // which send() the busy flag belongs to
 let lastMove = -1;
 let ws = null;
 let retry = 0;
@@ -76,6 +77,10 @@ function connect() {
 }
 
 function onView(v) {
+  // frames of two broadcasts may cross: never go back to an older position
+  if (view && v.seat === view.seat && v.move_number < view.move_number) return;
+  // a newer position means the move being sent (if any) has been answered
+  if (view && v.move_number !== view.move_number) busy = false;
   const changed = !view || v.move_number !== view.move_number || (!!v.pending) !== (!!view.pending);
   view = v;
   if (v.seat !== null && token) {
@@ -105,13 +110,15 @@ function onView(v) {
 async function send(move) {
   if (busy || !view) return;
   busy = true;
+  const mine = ++sendSeq;
   const expected = view.move_number;
   $("error").textContent = "";
   const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/moves`, {
     token, body: { move, expected },
   });
-  busy = false;
+  if (sendSeq === mine) busy = false;
   if (!r.ok) {
+    if (view.move_number !== expected) return; // answered by a newer position already
     $("error").textContent = t("web.error", { detail: r.data.detail });
     return;
   }
