@@ -17,29 +17,14 @@ from __future__ import annotations
 
 from typing import Final
 
+from .carta.moves import EFFECT_KINDS as _EFFECT_KINDS
+
 LANGS: Final = ("en", "es", "de", "fr", "pt")
 DEFAULT_LANG: Final = "en"
 DOMAIN_LETTERS: Final = "MRESCU"
 
 #: Effect kinds as the notation writes them, in the order of the rules (R15-R20).
-EFFECT_KINDS: Final = (
-    "assassination",
-    "purge",
-    "attack",
-    "holybook",
-    "divineright",
-    "inquisition",
-    "development",
-    "monopoly",
-    "embargo",
-    "experiment",
-    "research",
-    "discovery",
-    "oligarchy",
-    "republic",
-    "democracy",
-    "inspiration",
-)
+EFFECT_KINDS: Final = _EFFECT_KINDS
 
 #: key -> language -> text. Texts may hold ``{name}`` fields filled by :func:`t`.
 MESSAGES: Final[dict[str, dict[str, str]]] = {

@@ -60,25 +60,27 @@ COPYABLE = {
     (5, 2): "republic",
 }
 EFFECT_OF_KIND = {kind: dl for dl, kind in COPYABLE.items()}
-KINDS = frozenset(
-    (
-        *_SIMPLE,
-        "inquisition",
-        "development",
-        "monopoly",
-        "embargo",
-        "experiment",
-        "research",
-        "discovery",
-        "oligarchy",
-        "republic",
-        "democracy",
-        "inspiration",
-        "holybook",
-        "divineright",
-        "end",
-    )
+#: Effect kinds as the notation writes them, in the order of the rules (R15-R20).
+EFFECT_KINDS: tuple[str, ...] = (
+    "assassination",
+    "purge",
+    "attack",
+    "holybook",
+    "divineright",
+    "inquisition",
+    "development",
+    "monopoly",
+    "embargo",
+    "experiment",
+    "research",
+    "discovery",
+    "oligarchy",
+    "republic",
+    "democracy",
+    "inspiration",
 )
+#: Every move kind of the notation.
+KINDS = frozenset(("keep", "take", "play", *EFFECT_KINDS, "end"))
 
 
 def format_move(m: Move) -> str:

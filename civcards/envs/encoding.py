@@ -43,6 +43,7 @@ import numpy.typing as npt
 from ..carta.cards import LETTERS, THRESHOLDS, counts_to_str
 from ..carta.game import OVER, GameState, multisets
 from ..carta.moves import COPYABLE, Move, format_move
+from ..carta.moves import EFFECT_KINDS as ALL_EFFECT_KINDS
 from ..carta.observation import Observation, known_in_hands, observe
 
 # ---------------------------------------------------------------------------
@@ -364,22 +365,8 @@ def rewards(g: GameState) -> list[float]:
 # ---------------------------------------------------------------------------
 # The observation vector
 
-EFFECT_KINDS: Final = (
-    "assassination",
-    "purge",
-    "attack",
-    "inquisition",
-    "development",
-    "monopoly",
-    "embargo",
-    "experiment",
-    "research",
-    "discovery",
-    "oligarchy",
-    "republic",
-    "democracy",
-    "inspiration",
-)
+#: The effects with moves of their own (Holy Book and Divine Right only come as copies).
+EFFECT_KINDS: Final = tuple(k for k in ALL_EFFECT_KINDS if k not in ("holybook", "divineright"))
 PHASES: Final = ("draft", "play", "effects", "pick", "over")
 
 #: (name, size, meaning) of each block of the observation vector, in order.
