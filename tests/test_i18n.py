@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import re
 import string
-from pathlib import Path
-
-import pytest
 
 from civcards.i18n import (
     EFFECT_KINDS,
@@ -18,6 +15,7 @@ from civcards.i18n import (
     normalize_lang,
     t,
 )
+from tests.shared import RULES_MD
 
 # The table "Names of things in the five languages" at the end of RULES.md (en, es, de, fr, pt).
 RULES_TABLE = """
@@ -117,18 +115,9 @@ def test_rulebook_names_verbatim() -> None:
             assert MESSAGES[key][lang] == name, (key, lang)
 
 
-def _rules_md() -> Path | None:
-    here = Path(__file__).resolve().parent.parent
-    for p in (here / "RULES.md", here / "docs" / "RULES.md", here.parent / "shared" / "RULES.md"):
-        if p.is_file():
-            return p
-    return None
-
-
 def test_table_copy_matches_rules_md() -> None:
-    path = _rules_md()
-    if path is None:
-        pytest.skip("RULES.md is not next to the repository")
+    """The catalogue's copy of RULES.md's table of names in the five languages."""
+    path = RULES_MD
     text = path.read_text(encoding="utf-8")
     section = text[text.index("## Names of things in the five languages") :]
     rows = [r for r in table_rows(section) if r != ["en", "es", "de", "fr", "pt"]]

@@ -22,11 +22,7 @@ from civcards.carta import (
 from civcards.carta.cards import canonical
 from civcards.carta.moves import KINDS
 from tests.randgames import CONFIGS, start, walk
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-EXAMPLES = SHARED / "notation-examples"
-if not EXAMPLES.is_dir():  # a clone placed elsewhere: look beside the repository root
-    EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "notation-examples"
+from tests.shared import EXAMPLES
 
 
 def run_replay(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
@@ -43,7 +39,6 @@ def example_names() -> list[str]:
     return sorted(p.name[: -len(".expected.json")] for p in EXAMPLES.glob("*.expected.json"))
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared/notation-examples not found")
 @pytest.mark.parametrize("name", example_names())
 def test_notation_examples_replay_exactly(name: str) -> None:
     """`civcards replay NAME.json --json` prints NAME.expected.json (R1-R25 via the records)."""

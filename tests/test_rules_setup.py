@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +22,7 @@ from tests.helpers import (
     refused,
     scripted,
 )
-
-EXAMPLES = Path("/work/shared/notation-examples")
+from tests.shared import EXAMPLES
 
 
 def _eras(deck: str, players: int) -> list[Counter[str]]:
