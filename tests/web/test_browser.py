@@ -5,6 +5,7 @@ Screenshots of the table are saved under ``test-artifacts/``.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -303,6 +304,46 @@ def test_language_switch_and_browser_default(server: ServerProcess, browser: Any
             page.select_option("#lang-select", code)
             page.wait_for_function(f"document.documentElement.lang === '{code}'")
             assert word in page.inner_text("#players")
+    finally:
+        ctx.close()
+
+
+def test_a_refused_move_is_explained_in_the_players_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A move that reaches the server late (stale) is refused in Spanish; nothing changes."""
+    from civcards.server.i18n_web import catalogue
+
+    g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=41)
+    ctx = browser.new_context(locale="es-ES", viewport={"width": 1100, "height": 900})
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + g["seats"][0]["invite"])
+        page.wait_for_selector("#table[data-moves]")
+        wait_turn(page, 0)
+        click_a_move(page, random.Random(1), effect_rate=0.0)
+        wait_turn(page, 0)
+        before = moves(page)
+        assert before > 0
+        state_before = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+
+        def late(route: Any) -> None:
+            # as if the request had been sent for an older position
+            body = route.request.post_data_json
+            body["expected"] = body["expected"] - 1
+            route.continue_(post_data=json.dumps(body))
+
+        page.route("**/moves", late)
+        page.locator("#mine button.playable, #actions button.end").first.click()
+        want = catalogue("es")["web.err.stale"]
+        page.wait_for_function("w => document.getElementById('error').textContent === w", arg=want)
+        assert moves(page) == before
+        assert httpx.get(f"{server.base}/api/games/{g['id']}").json() == state_before
+        # once the request is on time again, the same click plays
+        page.unroute("**/moves")
+        page.locator("#mine button.playable, #actions button.end").first.click()
+        wait_moved(page, before)
+        assert page.inner_text("#error") == ""
     finally:
         ctx.close()
 

@@ -50,3 +50,12 @@ def test_every_web_text_is_translated(lang: str) -> None:
 def test_unknown_language_falls_back_to_english() -> None:
     assert catalogue("xx") == catalogue("en")
     assert catalogue("pt-BR")["web.new_game"] == "Novo jogo"
+
+
+def test_error_texts_name_codes_the_server_gives() -> None:
+    """Each ``web.err.CODE`` text belongs to a refusal code the server really sends."""
+    source = "".join(p.read_text() for p in STATIC.glob("*.py"))
+    codes = set(re.findall(r'ApiError\(\s*\d+,\s*"([a-z_]+)"', source))
+    assert {"stale", "not_your_turn", "illegal", "pending_choice"} <= codes
+    ours = {k.split(".", 2)[2] for k in web_keys() if k.startswith("web.err.")}
+    assert ours and ours <= codes, ours - codes

@@ -14,6 +14,13 @@ export function t(key, params = {}) {
   return s;
 }
 
+/** The words for a refusal of the server ({code, detail}) in the reader's language. */
+export function errorText(data) {
+  const code = data && typeof data.code === "string" ? data.code : "";
+  if (code && texts[`web.err.${code}`] !== undefined) return t(`web.err.${code}`);
+  return t("web.error", { detail: (data && data.detail) || "" });
+}
+
 export function currentLang() {
   return lang;
 }

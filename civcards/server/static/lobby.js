@@ -1,5 +1,5 @@
 // The lobby: create a game, share the seat links, list your games, watch others.
-import { api, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
+import { api, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
 
 const form = document.getElementById("new-game");
 const playersSel = document.getElementById("players");
@@ -55,7 +55,7 @@ form.addEventListener("submit", async (e) => {
   const body = { players: n, deal: document.getElementById("deal").value, teams: teams.checked, seats };
   const r = await api("POST", "/api/games", { body });
   if (!r.ok) {
-    errorBox.textContent = t("web.error", { detail: r.data.detail });
+    errorBox.textContent = errorText(r.data);
     return;
   }
   lastCreated = r.data;

@@ -1,7 +1,7 @@
 // The table: live view of one game for one seat (or a spectator), and guided moves.
 import {
   LETTERS, announce, api, cardsWords, countLetters, domainName, effectName, esc, icon,
-  initLang, onLang, rememberSeat, seatFor, t, currentLang,
+  initLang, onLang, rememberSeat, seatFor, t, currentLang, errorText,
 } from "./common.js";
 
 const root = document.getElementById("table");
@@ -65,7 +65,7 @@ function connect() {
         $("error").textContent = t("web.bad_link");
         token = null;
       } else {
-        $("error").textContent = t("web.error", { detail: f.detail });
+        $("error").textContent = errorText(f);
       }
     }
   };
@@ -119,7 +119,7 @@ async function send(move) {
   if (sendSeq === mine) busy = false;
   if (!r.ok) {
     if (view.move_number !== expected) return; // answered by a newer position already
-    $("error").textContent = t("web.error", { detail: r.data.detail });
+    $("error").textContent = errorText(r.data);
     return;
   }
   if (r.data.pending && view.move_number === expected && !view.pending) {
@@ -196,7 +196,7 @@ function renderJoin() {
     const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`, {
       token, body: { name: $("join-name").value.trim() || null },
     });
-    if (!r.ok) $("error").textContent = t("web.error", { detail: r.data.detail });
+    if (!r.ok) $("error").textContent = errorText(r.data);
     else { box.hidden = true; box.innerHTML = ""; }
   });
 }
@@ -500,7 +500,7 @@ function renderResult() {
       } else if (view.game.rematch_id && seatFor(view.game.rematch_id, view.seat)) {
         location.href = `/game/${view.game.rematch_id}#seat=${view.seat}`;
       } else {
-        $("error").textContent = t("web.error", { detail: res.data.detail });
+        $("error").textContent = errorText(res.data);
       }
     });
   }
