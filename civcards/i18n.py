@@ -17,14 +17,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from .carta.moves import EFFECT_KINDS as _EFFECT_KINDS
+from .carta.moves import EFFECT_KINDS  # re-exported: the effect kinds in the order of the rules
 
 LANGS: Final = ("en", "es", "de", "fr", "pt")
 DEFAULT_LANG: Final = "en"
 DOMAIN_LETTERS: Final = "MRESCU"
-
-#: Effect kinds as the notation writes them, in the order of the rules (R15-R20).
-EFFECT_KINDS: Final = _EFFECT_KINDS
 
 #: key -> language -> text. Texts may hold ``{name}`` fields filled by :func:`t`.
 MESSAGES: Final[dict[str, dict[str, str]]] = {

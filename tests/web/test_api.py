@@ -337,17 +337,24 @@ def test_pending_choice_reveals_only_to_its_seat_and_survives_restart(
     assert after["observation"]["history"][-1] == choice
 
 
-def test_restart_rebuilds_the_same_views(own_server: ServerProcess) -> None:
-    server = own_server
+def human_bot_human(
+    server: ServerProcess, bot: str, seed: int, rng: random.Random, moves: int
+) -> tuple[str, list[str | None], list[str]]:
+    """A 3-player game (human, ``bot``, human) played at random for ``moves`` human moves:
+    its id, the seats' tokens (None for the bot) and the humans' tokens."""
     g = server.create(
         players=3,
-        seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "human"}],
-        seed=33,
+        seats=[{"kind": "human"}, {"kind": "bot", "bot": bot}, {"kind": "human"}],
+        seed=seed,
     )
-    gid = g["id"]
     tokens = [s["token"] for s in g["seats"]]
-    play_random(server, gid, tokens, random.Random(2), 25)
-    real = [t for t in tokens if t]
+    play_random(server, g["id"], tokens, rng, moves)
+    return g["id"], tokens, [t for t in tokens if t]
+
+
+def test_restart_rebuilds_the_same_views(own_server: ServerProcess) -> None:
+    server = own_server
+    gid, tokens, real = human_bot_human(server, "random", 33, random.Random(2), 25)
     before = snapshot(server, gid, real)
     server.restart()
     assert snapshot(server, gid, real) == before

@@ -19,7 +19,7 @@ from civcards import carta
 
 from .conftest import ServerProcess, env_flag
 from .postgres import TempPostgres, find_bin
-from .test_api import move, play_random, snapshot, state
+from .test_api import human_bot_human, move, play_random, snapshot, state
 
 pytest.importorskip("psycopg")
 
@@ -58,15 +58,7 @@ def pg_server(pg_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 def test_postgres_game_is_stored_and_survives_a_crash(pg_server: ServerProcess) -> None:
     """Moves go to PostgreSQL; after kill -9 the server rebuilds the same views."""
     server = pg_server
-    g = server.create(
-        players=3,
-        seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "human"}],
-        seed=5,
-    )
-    gid = g["id"]
-    tokens = [s["token"] for s in g["seats"]]
-    play_random(server, gid, tokens, random.Random(8), 30)
-    real = [t for t in tokens if t]
+    gid, tokens, real = human_bot_human(server, "greedy", 5, random.Random(8), 30)
     before = snapshot(server, gid, real)
     assert before[0]["move_number"] >= 30
     server.restart(hard=True)
