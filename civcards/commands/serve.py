@@ -1,4 +1,8 @@
-"""``civcards serve [--host 127.0.0.1] [--port 8000] [--db URL]``: the web table."""
+"""``civcards serve [--host 127.0.0.1] [--port 8000] [--db URL] [--redis URL]``: the web table.
+
+Several processes may serve the same games: give them all the same PostgreSQL
+``--db`` and the same ``--redis`` (docs/operations.md).
+"""
 
 from __future__ import annotations
 
@@ -15,9 +19,20 @@ def register(app: typer.Typer) -> None:
         db: Annotated[
             str,
             typer.Option(
-                help="Database URL: sqlite:///FILE or postgresql+psycopg://user:pw@host/db."
+                help="Database URL: sqlite:///FILE or postgresql+psycopg://user:pw@host/db.",
+                envvar="CIVCARDS_DB_URL",
             ),
         ] = "sqlite:///civcards.db",
+        redis: Annotated[
+            str | None,
+            typer.Option(
+                "--redis",
+                help="Redis URL (redis://host:6379/0) shared by several serve processes over "
+                "one PostgreSQL database: moves made through one reach the clients of all. "
+                "Leave out for a single process.",
+                envvar="CIVCARDS_REDIS_URL",
+            ),
+        ] = None,
         bot_delay: Annotated[
             float, typer.Option("--bot-delay", help="Seconds a bot waits before moving.", min=0)
         ] = 1.0,
@@ -42,7 +57,20 @@ def register(app: typer.Typer) -> None:
             )
             raise typer.Exit(2) from None
         try:
-            application = create_app(db, bot_delay=bot_delay, allow_seed=allow_seed)
+            if redis:
+                from ..server.bus import check_url
+
+                check_url(redis)
+        except ImportError as e:
+            typer.echo(f"error: --redis needs the 'redis' package (civcards[web]): {e}", err=True)
+            raise typer.Exit(2) from None
+        except ValueError as e:
+            typer.echo(f"error: cannot use --redis: {e}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            application = create_app(
+                db, bot_delay=bot_delay, allow_seed=allow_seed, redis_url=redis or None
+            )
         except Exception as e:  # a bad URL: say so without a traceback
             typer.echo(f"error: cannot use the database {db!r}: {e}", err=True)
             raise typer.Exit(2) from None

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from .core import ApiError, Live, Subscriber, TableServer
+from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
 
 log = logging.getLogger("civcards.server")
@@ -133,18 +133,32 @@ def create_app(
     *,
     bot_delay: float = 1.0,
     allow_seed: bool = False,
+    redis_url: str | None = None,
 ) -> FastAPI:
-    """The web table over the database at ``db_url`` (migrated on start)."""
+    """The web table over the database at ``db_url`` (migrated on start); with
+    ``redis_url``, one of several processes sharing that database (docs/operations.md)."""
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
+    bus = None
+    if redis_url:
+        from .bus import Bus
+
+        bus = Bus(redis_url, on_notice=server.notice, on_connect=server.refresh_all)
+        server.share(bus.publish)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
         server.load_unfinished()
-        server.kick_all()
+        if bus is not None:
+            await bus.start()
+        else:
+            server.kick_all()  # shared: the sweeper takes over bots nobody drives
+        server.start()
         yield
         await server.stop()
+        if bus is not None:
+            await bus.stop()
         engine.dispose()
 
     app = FastAPI(
@@ -174,6 +188,19 @@ def create_app(
     async def _http(_r: Request, e: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed"}
         return problem(e.status_code, codes.get(e.status_code, "http_error"), str(e.detail))
+
+    async def _db_down(_r: Request, e: Exception) -> JSONResponse:
+        log.warning("the database is unavailable: %s", type(e).__name__)
+        resp = problem(
+            503,
+            "db_unavailable",
+            "the game's database cannot be reached just now; try again in a few seconds",
+        )
+        resp.headers["Retry-After"] = "5"
+        return resp
+
+    for exc in DB_DOWN:
+        app.add_exception_handler(exc, _db_down)
 
     @app.exception_handler(Exception)
     async def _crash(_r: Request, e: Exception) -> JSONResponse:
@@ -322,6 +349,11 @@ def create_app(
             await websocket.send_json({"type": "error", "code": e.code, "detail": e.message})
             await websocket.close(code=4404)
             return
+        except DB_DOWN:
+            detail = "the game's database cannot be reached just now; try again in a few seconds"
+            await websocket.send_json({"type": "error", "code": "db_unavailable", "detail": detail})
+            await websocket.close(code=1013)  # try again later: the browser reconnects
+            return
         try:
             hello = await asyncio.wait_for(websocket.receive_text(), timeout=20)
             msg = json.loads(hello)
@@ -337,6 +369,10 @@ def create_app(
         except ApiError as e:
             await websocket.send_json({"type": "error", "code": e.code, "detail": e.message})
             await websocket.close(code=4403)
+            return
+        except DB_DOWN:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1013)
             return
         except (ValueError, TimeoutError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
@@ -376,8 +412,10 @@ def create_app(
         finally:
             live.subscribers.discard(sub)
 
+    from .health import add_health
     from .web import add_pages
 
+    add_health(app, server, bus)
     add_pages(app, server)
     return app
 

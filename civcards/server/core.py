@@ -4,6 +4,16 @@ A game lives in the database as its record (set-up + moves) and in memory as
 a :class:`Live` game rebuilt from it. Every change goes through
 :class:`TableServer`, under the game's lock: check, store (one transaction),
 apply, then tell the connected clients, each only its own seat's view.
+
+Several server processes may share one database (``civcards serve --redis``):
+the database is the truth. A store first locks the game's row and checks that
+the record is still the one this process holds (a unique move number backs
+this up), so of two processes storing a move for the same game, the second is
+refused (409 ``stale``) and refreshes. After a store, the process tells the
+others (:attr:`TableServer.publish`, Redis pub/sub); they read the new moves
+from the database and tell their own clients. Bots are driven by the process
+that stored the last move; another takes over when a bot's turn stays
+unplayed (that process died).
 """
 
 from __future__ import annotations
@@ -15,14 +25,17 @@ import hmac
 import json
 import logging
 import secrets
+import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from ..bots import Bot, bot_move, bot_names, make_bot
@@ -32,6 +45,19 @@ from .db import GameRow, MoveRow, PendingRow, SeatRow, hash_token, utcnow
 log = logging.getLogger("civcards.server")
 
 MAX_NAME = 40
+
+#: the database cannot be reached (down, restarting, connections used up): answered 503
+DB_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeoutError)
+
+#: the refusal when another process stored a change first
+STALE = (
+    "the game moved on before this could be stored (another move was made first): "
+    "look at the game as it is now and choose again"
+)
+
+
+class _Stale(Exception):
+    """The database holds a newer record than this process: refuse and refresh."""
 
 
 class ApiError(Exception):
@@ -97,6 +123,11 @@ class Live:
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    # when a move was last added (stored here or read from the database): bot take-over
+    changed_at: float = field(default_factory=time.monotonic)
+    # another process announced a change: a refresh is due / running
+    stale: bool = False
+    refresh_task: asyncio.Task[None] | None = None
 
     @property
     def finished(self) -> bool:
@@ -162,6 +193,22 @@ class TableServer:
         self.allow_seed = allow_seed
         self.games: dict[str, Live] = {}
         self.decorate: Decorator | None = None
+        #: tells the other processes that a game changed (game id, move number); set
+        #: with :meth:`share` when several processes share the database
+        self.publish: Callable[[str, int], Awaitable[None]] | None = None
+        #: seconds a bot's turn may stay unplayed before this process drives it itself
+        #: (when shared: the process driving it may have died)
+        self.takeover = 3.0
+        self.sweep_interval = 2.0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may change the games too (``serve --redis``)."""
+        return self.publish is not None
+
+    def share(self, publish: Callable[[str, int], Awaitable[None]]) -> None:
+        self.publish = publish
 
     # -- loading -----------------------------------------------------------
 
@@ -216,6 +263,91 @@ class TableServer:
             )
         self.games[game_id] = live
         return live
+
+    @staticmethod
+    def _mark(live: Live) -> tuple[Any, ...]:
+        """What a refresh may change: moves, the pending choice, seats, the rematch."""
+        p = live.pending
+        return (
+            len(live.moves),
+            None if p is None else (p.seat, p.idx, p.option),
+            tuple((s.name, s.joined, s.token_hash) for s in live.seats),
+            live.rematch_id,
+        )
+
+    def _sync_locked(self, live: Live) -> bool:
+        """Bring ``live`` up to the database's record (under its lock); True if it changed."""
+        before = self._mark(live)
+        with Session(self.engine) as s:
+            row = s.get(GameRow, live.id)
+            if row is None:
+                return False
+            seats = list(
+                s.scalars(select(SeatRow).where(SeatRow.game_id == live.id).order_by(SeatRow.seat))
+            )
+            new = list(
+                s.scalars(
+                    select(MoveRow)
+                    .where(MoveRow.game_id == live.id, MoveRow.idx >= len(live.moves))
+                    .order_by(MoveRow.idx)
+                )
+            )
+            prow = s.get(PendingRow, live.id)
+            rematch_id = row.rematch_id
+        for m in new:
+            if m.idx != len(live.moves):
+                log.error("game %s: move %d is missing from the database", live.id, len(live.moves))
+                break
+            nxt = live.state.copy()
+            try:
+                nxt.apply(m.text)
+            except Exception:
+                log.error("game %s: stored move %d cannot be applied", live.id, m.idx)
+                break
+            live.state = nxt
+            live.moves.append(m.text)
+            live.pending = None
+            live.changed_at = time.monotonic()
+        live.pending = None
+        if prow is not None and prow.idx == len(live.moves) and live.state.to_move == prow.seat:
+            live.pending = Pending(prow.seat, prow.idx, prow.option)
+        for r in seats:
+            if r.seat < len(live.seats):
+                info = live.seats[r.seat]
+                info.name, info.joined, info.token_hash = r.name, r.joined, r.token_hash
+        live.rematch_id = rematch_id
+        return self._mark(live) != before
+
+    async def refresh(self, live: Live) -> bool:
+        """Read what other processes stored for ``live``; tell its clients if it changed."""
+        async with live.lock:
+            changed = self._sync_locked(live)
+        if changed:
+            await self.broadcast(live)
+        return changed
+
+    def notice(self, game_id: str) -> None:
+        """Another process changed ``game_id``: refresh it (if it is loaded here)."""
+        live = self.games.get(game_id)
+        if live is None:
+            return
+        live.stale = True
+        if live.refresh_task is None or live.refresh_task.done():
+            live.refresh_task = asyncio.get_running_loop().create_task(self._refresh_loop(live))
+
+    async def _refresh_loop(self, live: Live) -> None:
+        while live.stale:
+            live.stale = False
+            try:
+                await self.refresh(live)
+            except DB_DOWN as e:  # the sweeper catches up once the database is back
+                log.warning("game %s: cannot refresh (%s)", live.id, type(e).__name__)
+                return
+
+    async def refresh_all(self) -> None:
+        """Refresh every loaded game (after notices may have been missed)."""
+        for gid in list(self.games):
+            self.notice(gid)
 
     def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
@@ -336,9 +468,13 @@ class TableServer:
         if not token:
             raise ApiError(401, "no_token", "this needs your seat's token (header X-Seat-Token)")
         h = hash_token(token)
-        for i, s in enumerate(live.seats):
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
-                return i
+        for attempt in range(2):
+            for i, s in enumerate(live.seats):
+                if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                    return i
+            # another process may have given the seat out (a rematch) since this one loaded it
+            if attempt == 0 and not (self.shared and self._sync_locked(live)):
+                break
         raise ApiError(403, "bad_token", "this token is not a seat of this game")
 
     def seat_or_spectator(self, live: Live, token: str | None) -> int | None:
@@ -357,13 +493,16 @@ class TableServer:
                 )
             info.name = new_name
             info.joined = True
-        await self.broadcast(live)
+        await self.changed(live)
 
     async def rematch(self, live: Live, seat: int) -> tuple[Live, str]:
         """The rematch of a finished game (created by the first who asks) and this seat's token."""
         if not live.finished:
             raise ApiError(409, "not_finished", "a rematch is possible once the game is finished")
         async with live.lock:
+            if self.shared:
+                self._sync_locked(live)
+            created = False
             if live.rematch_id is None:
                 new, _ = self.create(
                     kind=live.adapter.name,
@@ -376,33 +515,55 @@ class TableServer:
                     rematch_of=live.id,
                     issue_tokens=False,
                 )
+                # only the first rematch counts (another process may have made one meanwhile)
                 with Session(self.engine) as s, s.begin():
-                    s.execute(
-                        update(GameRow).where(GameRow.id == live.id).values(rematch_id=new.id)
+                    res = s.execute(
+                        update(GameRow)
+                        .where(GameRow.id == live.id, GameRow.rematch_id.is_(None))
+                        .values(rematch_id=new.id)
                     )
-                live.rematch_id = new.id
-                created = True
-            else:
+                    created = cast("CursorResult[Any]", res).rowcount == 1
+                    if not created:
+                        s.execute(delete(SeatRow).where(SeatRow.game_id == new.id))
+                        s.execute(delete(GameRow).where(GameRow.id == new.id))
+                if created:
+                    live.rematch_id = new.id
+                else:
+                    self.games.pop(new.id, None)
+                    self._sync_locked(live)
+            if live.rematch_id is None:
+                raise ApiError(409, "stale", STALE)
+            if not created:
                 new = self.get(live.rematch_id)
-                created = False
             info = new.seats[seat]
+            taken = ApiError(
+                409,
+                "seat_taken",
+                "your seat in the rematch was already given out; open it from your game list",
+            )
             if info.token_hash is not None:
-                raise ApiError(
-                    409,
-                    "seat_taken",
-                    "your seat in the rematch was already given out; open it from your game list",
-                )
+                raise taken
             tok = new_token()
-            info.token_hash = hash_token(tok)
-            info.name = live.seats[seat].name
+            token_hash = hash_token(tok)
+            name = live.seats[seat].name
             with Session(self.engine) as s, s.begin():
-                s.execute(
+                res = s.execute(
                     update(SeatRow)
-                    .where(SeatRow.game_id == new.id, SeatRow.seat == seat)
-                    .values(token_hash=info.token_hash, name=info.name)
+                    .where(
+                        SeatRow.game_id == new.id,
+                        SeatRow.seat == seat,
+                        SeatRow.token_hash.is_(None),
+                    )
+                    .values(token_hash=token_hash, name=name)
                 )
+                if cast("CursorResult[Any]", res).rowcount != 1:
+                    raise taken
+            info.token_hash = token_hash
+            info.name = name
         if created:
-            await self.broadcast(live)
+            await self.changed(live)
+        if self.publish is not None:
+            await self.publish(new.id, len(new.moves))
         self.kick_bots(new)
         return new, tok
 
@@ -445,12 +606,21 @@ class TableServer:
     async def move(self, live: Live, seat: int, text: str, expected: int) -> dict[str, Any]:
         """Make ``text`` for ``seat`` if it is that seat's decision number ``expected``."""
         async with live.lock:
-            result = self._move_locked(live, seat, text, expected)
-        await self.broadcast(live)
+            before = self._mark(live)
+            try:
+                result = self._move_locked(live, seat, text, expected)
+            except ApiError:
+                if self._mark(live) != before:  # refused, but a refresh found news
+                    await self.broadcast(live)
+                raise
+        await self.changed(live)
         self.kick_bots(live)
         return result
 
     def _move_locked(self, live: Live, seat: int, text: str, expected: int) -> dict[str, Any]:
+        if self.shared and expected != len(live.moves):
+            # this process may not have heard of a move stored through another one yet
+            self._sync_locked(live)
         st = live.state
         if st.finished:
             raise ApiError(409, "finished", "the game is over: no more moves")
@@ -486,9 +656,13 @@ class TableServer:
             if not norm:
                 raise ApiError(422, "illegal", f"{option!r} is not one of your choices now")
             option = norm[0]
-            with Session(self.engine) as s, s.begin():
+            idx = len(live.moves)
+
+            def write(s: Session) -> None:
                 s.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
-                s.add(PendingRow(game_id=live.id, seat=seat, idx=len(live.moves), option=option))
+                s.add(PendingRow(game_id=live.id, seat=seat, idx=idx, option=option))
+
+            self._store(live, write)
             live.pending = Pending(seat, len(live.moves), option)
             reveal, full = game.expand(st, option)
             log.info("game %s: seat %d committed to a choice", live.id, seat)
@@ -516,14 +690,42 @@ class TableServer:
         nxt = live.state.copy()
         nxt.apply(move)
         idx = len(live.moves)
-        with Session(self.engine) as s, s.begin():
+
+        def write(s: Session) -> None:
             s.add(MoveRow(game_id=live.id, idx=idx, seat=seat, text=move))
             s.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
             if nxt.finished:
                 s.execute(update(GameRow).where(GameRow.id == live.id).values(status="finished"))
+
+        self._store(live, write)
         live.state = nxt
         live.moves.append(move)
         live.pending = None
+        live.changed_at = time.monotonic()
+
+    def _store(self, live: Live, write: Callable[[Session], None]) -> None:
+        """One transaction: lock the game's row, check that the database holds the record
+        this process holds (moves and pending choice), then ``write``. A newer record
+        (another process stored first) refreshes ``live`` and refuses with 409 stale."""
+        p = live.pending
+        mine = None if p is None else (p.seat, p.idx, p.option)
+        try:
+            with Session(self.engine) as s, s.begin():
+                s.execute(select(GameRow.id).where(GameRow.id == live.id).with_for_update())
+                n = s.scalar(
+                    select(func.count()).select_from(MoveRow).where(MoveRow.game_id == live.id)
+                )
+                prow = s.get(PendingRow, live.id)
+                theirs = None if prow is None else (prow.seat, prow.idx, prow.option)
+                if theirs is not None and theirs[1] != n:
+                    theirs = None  # left over from an earlier move: not a choice now
+                if n != len(live.moves) or theirs != mine:
+                    raise _Stale
+                write(s)
+        except (_Stale, IntegrityError):
+            log.info("game %s: refused a stale change at move %d", live.id, len(live.moves))
+            self._sync_locked(live)
+            raise ApiError(409, "stale", STALE) from None
 
     # -- bots --------------------------------------------------------------
 
@@ -542,23 +744,42 @@ class TableServer:
         live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
     async def _run_bots(self, live: Live) -> None:
+        backoff = 0.5
         try:
             while True:
                 if self._bot_to_move(live) is None:
                     return
                 await asyncio.sleep(self.bot_delay)
-                async with live.lock:
-                    seat = self._bot_to_move(live)
-                    if seat is None:
-                        return
-                    bot = live.bots.get(seat)
-                    if bot is None:
-                        level = live.seats[seat].bot or "greedy"
-                        bot = make_bot(level, seed=_seed_int(live.id, seat, len(live.moves)))
-                        live.bots[seat] = bot
-                    text = bot_move(bot, live.adapter.game, live.state)
-                    self._commit(live, seat, live.adapter.canonical(text))
-                await self.broadcast(live)
+                try:
+                    async with live.lock:
+                        seat = self._bot_to_move(live)
+                        if seat is None:
+                            return
+                        bot = live.bots.get(seat)
+                        if bot is None:
+                            level = live.seats[seat].bot or "greedy"
+                            bot = make_bot(level, seed=_seed_int(live.id, seat, len(live.moves)))
+                            live.bots[seat] = bot
+                        text = bot_move(bot, live.adapter.game, live.state)
+                        self._commit(live, seat, live.adapter.canonical(text))
+                except ApiError as e:
+                    if e.code != "stale":
+                        raise
+                    # another process stored first: it drives the bots on
+                    await self.broadcast(live)
+                    return
+                except DB_DOWN as e:
+                    log.warning(
+                        "game %s: the database is unavailable (%s); the bot tries again in %.1f s",
+                        live.id,
+                        type(e).__name__,
+                        backoff,
+                    )
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, 5.0)
+                    continue
+                backoff = 0.5
+                await self.changed(live)
         except asyncio.CancelledError:
             raise
         except Exception as e:
@@ -568,8 +789,69 @@ class TableServer:
         for live in list(self.games.values()):
             self.kick_bots(live)
 
+    def start(self) -> None:
+        """Start the sweeper (bots left unplayed, notices missed); in the event loop."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+
+    async def _sweep_loop(self) -> None:
+        down = False
+        while True:
+            await asyncio.sleep(self.sweep_interval)
+            try:
+                await self.sweep()
+                if down:
+                    log.info("the database answers again")
+                down = False
+            except DB_DOWN as e:
+                if not down:
+                    log.warning("the database is unavailable (%s)", type(e).__name__)
+                down = True
+            except Exception as e:  # the sweeper must go on
+                log.error("sweep failed (%s)", type(e).__name__)
+
+    def _move_counts(self, ids: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        with Session(self.engine) as s:
+            for i in range(0, len(ids), 500):
+                q = (
+                    select(MoveRow.game_id, func.count())
+                    .where(MoveRow.game_id.in_(ids[i : i + 500]))
+                    .group_by(MoveRow.game_id)
+                )
+                out.update({gid: int(n) for gid, n in s.execute(q)})
+        return out
+
+    async def sweep(self) -> None:
+        """Catch up games whose notice was missed (shared), and drive bots whose turn stays
+        unplayed: at once when alone, after :attr:`takeover` seconds when shared."""
+        watch = [
+            g
+            for g in list(self.games.values())
+            if not g.finished and (g.subscribers or self._bot_to_move(g) is not None)
+        ]
+        if self.shared and watch:
+            counts = self._move_counts([g.id for g in watch])
+            for g in watch:
+                if counts.get(g.id, 0) != len(g.moves):
+                    await self.refresh(g)
+        now = time.monotonic()
+        wait = self.bot_delay + self.takeover if self.shared else 0.0
+        for g in watch:
+            idle = g.bot_task is None or g.bot_task.done()
+            if idle and self._bot_to_move(g) is not None and now - g.changed_at >= wait:
+                if self.shared:
+                    log.info("game %s: taking over its bots", g.id)
+                self.kick_bots(g)
+
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
+        tasks += [g.refresh_task for g in self.games.values() if g.refresh_task is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -577,6 +859,12 @@ class TableServer:
                 await t
 
     # -- live clients ------------------------------------------------------
+
+    async def changed(self, live: Live) -> None:
+        """After a store: tell the other processes, then this one's clients."""
+        if self.publish is not None:
+            await self.publish(live.id, len(live.moves))
+        await self.broadcast(live)
 
     async def broadcast(self, live: Live) -> None:
         """Send every connected client its own view (after the change is stored)."""

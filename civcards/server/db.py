@@ -112,7 +112,10 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # pre-ping: a connection that died (the database restarted) is replaced, not used;
+    # connect_timeout: while the database is unreachable, requests fail fast (503)
+    args = {"connect_timeout": 5} if url.startswith("postgresql") else {}
+    return create_engine(url, pool_pre_ping=True, pool_timeout=10, connect_args=args)
 
 
 def migrate(engine: Engine) -> None:
