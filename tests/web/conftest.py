@@ -36,6 +36,7 @@ class ServerProcess:
         bot_delay: float = 0.0,
         allow_seed: bool = True,
         db_url: str | None = None,
+        extra_args: list[str] | None = None,
     ) -> None:
         self.db_path = db_path
         self.db_url = db_url or f"sqlite:///{db_path}"
@@ -45,6 +46,7 @@ class ServerProcess:
         self.allow_seed = allow_seed
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(".log")
+        self.extra_args = list(extra_args or [])
 
     def start(self) -> None:
         cmd = [
@@ -63,6 +65,7 @@ class ServerProcess:
         ]
         if self.allow_seed:
             cmd.append("--allow-seed")
+        cmd += self.extra_args
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -51,10 +51,20 @@ class TempPostgres:
     def start(self) -> None:
         b = self.bindir
         self._run(str(b / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "civ", "--no-sync")
+        self.resume()
+        self._run(str(b / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "civ", "civ")
+
+    def resume(self) -> None:
+        """Start the server (again) on the same data directory and port."""
         opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off"
         log = str(self.root / "log")
-        self._run(str(b / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", log, "-w", "start")
-        self._run(str(b / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "-U", "civ", "civ")
+        self._run(
+            str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", opts, "-l", log, "-w", "start"
+        )
+
+    def halt(self) -> None:
+        """Stop the server (its connections are cut), keeping the data: :meth:`resume`."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError, OSError):
