@@ -21,6 +21,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -118,10 +119,17 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True, pool_timeout=10, connect_args=args)
 
 
+#: the PostgreSQL advisory lock taken while migrating (any constant of our own)
+MIGRATION_LOCK = 0x43495643  # "CIVC"
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date (Alembic ``upgrade head``)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # several processes starting at once: one migrates, the others wait for it
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")

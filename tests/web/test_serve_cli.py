@@ -19,7 +19,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_is_listed_with_its_options() -> None:
     r = run("serve", "--help")
     assert r.returncode == 0
-    for opt in ("--host", "--port", "--db", "--bot-delay"):
+    for opt in ("--host", "--port", "--db", "--redis", "--bot-delay"):
         assert opt in r.stdout
 
 
@@ -27,4 +27,12 @@ def test_a_bad_database_url_is_a_clear_error() -> None:
     r = run("serve", "--db", "nonsense-url", "--port", "0")
     assert r.returncode == 2
     assert "cannot use the database" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_bad_redis_url_is_a_clear_error() -> None:
+    pytest.importorskip("redis")
+    r = run("serve", "--redis", "http://localhost:6379", "--port", "0")
+    assert r.returncode == 2
+    assert "is not a Redis URL" in r.stderr
     assert "Traceback" not in r.stderr

@@ -52,12 +52,12 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(gameId)}`);
   ws.onopen = () => {
-    retry = 0;
     ws.send(JSON.stringify({ token, lang: currentLang() }));
   };
   ws.onmessage = (ev) => {
     const f = JSON.parse(ev.data);
     if (f.type === "state") {
+      retry = 0; // answered: the next loss starts the back-off again
       $("error").textContent = "";
       onView(f);
     } else if (f.type === "error") {
@@ -69,10 +69,14 @@ function connect() {
       }
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
+    if (ev.code === 4404) return; // no such game: nothing to come back to
     if (view && !view.observation.finished) $("error").textContent = t("web.connection_lost");
-    retry = Math.min(retry + 1, 5);
-    setTimeout(connect, 300 * retry);
+    // back off (0.3 s, 0.6 s, … at most 10 s) with jitter, so that after a server
+    // restart its clients do not all come back in the same instant
+    retry = Math.min(retry + 1, 6);
+    const wait = Math.min(10000, 300 * 2 ** (retry - 1));
+    setTimeout(connect, wait / 2 + Math.random() * (wait / 2));
   };
 }
 
