@@ -9,12 +9,14 @@ from collections.abc import Callable
 
 from .base import Bot, BotError, Decision, bot_move
 from .greedy import GreedyBot
+from .ismcts import ISMCTSBot, make_ismcts
 from .random_bot import RandomBot
 
 #: name -> factory(spec_argument, seed). ``spec_argument`` is the text after ':'.
 REGISTRY: dict[str, Callable[[str | None, int | None], Bot]] = {
     "greedy": lambda arg, seed: GreedyBot(seed),
     "random": lambda arg, seed: RandomBot(seed),
+    "ismcts": make_ismcts,
 }
 
 
@@ -34,4 +36,4 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     return factory(arg or None, seed)
 
 
-__all__ = ["REGISTRY", "Bot", "BotError", "Decision", "bot_move", "bot_names", "make_bot"]
+__all__ = ["REGISTRY", "Bot", "BotError", "Decision", "ISMCTSBot", "bot_move", "bot_names", "make_bot"]

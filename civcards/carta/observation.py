@@ -225,8 +225,40 @@ def _views(g: GameState) -> _Views:
                     size = sum(give)
                     known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
                     known[t] = [0] * 6
+        if k == "take" and g.deal == "draft" and g.n == 2 and i == 4 * g.n - 1:
+            _fold_draft(g, v)
     v.upto = len(g.history)
     return v
+
+
+def _fold_draft(g: GameState, v: _Views) -> None:
+    """R8, R25: at the end of a two-player draft, what each seat can tell of the other's keeps.
+
+    Seat ``s`` saw the packet it passed at step 0 (``H0``) come back at step 2
+    without the card the other seat kept from it, and the packet it passed at
+    step 1 (``H1``) end in the centre without the other's second keep; the
+    centre is public. Only the other's first keep (from its own packet) stays
+    unknown.
+    """
+    n = g.n
+    takes = [0] * 6
+    for m in g.history[3 * n : 4 * n]:
+        _plus(takes, m.cards)
+    for s in range(n):
+        o = 1 - s
+        recv = {int(e[1]): _counts(str(e[3])) for e in g.learned[s] if e[0] == "draft_received"}
+        keeps = [m.cards for i, m in enumerate(g.history[: 3 * n]) if g.movers[i] == s]
+        if len(keeps) != 3 or len(recv) != 3:  # pragma: no cover - a draft has three keeps
+            continue
+        held = []
+        for step in range(3):
+            h = recv[step][:]
+            _minus(h, keeps[step])
+            held.append(h)
+        first = [max(0, held[0][d] - recv[2][d]) for d in range(6)]
+        left_o = [max(0, takes[d] - held[2][d]) for d in range(6)]
+        second = [max(0, held[1][d] - left_o[d]) for d in range(6)]
+        v.known[s][o] = [first[d] + second[d] for d in range(6)]
 
 
 def _counts(cards: str) -> list[int]:

@@ -1,0 +1,244 @@
+"""The ISMCTS bot and the determinizer it searches with: R25 (no hidden card leaks), R1/R4."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from civcards.bots import Decision, ISMCTSBot, bot_move, make_bot
+from civcards.bots.ismcts import parse_budget, values
+from civcards.carta import GAME, GameState, expand, new_game, observe, seat_options
+from civcards.carta.cards import ERA_COMPOSITION, LETTERS, era_sizes
+from civcards.carta.determinize import TOTALS, DeterminizeError, Determinizer
+from civcards.carta.game import random_playout
+
+from .randgames import CONFIGS, start
+
+configs = st.sampled_from(CONFIGS)
+seeds = st.integers(0, 2**31 - 1)
+
+
+def advance(g: GameState, rng: random.Random, steps: int) -> GameState:
+    for _ in range(steps):
+        if g.finished:
+            break
+        g.apply(rng.choice(g.legal_moves()))
+    return g
+
+
+def hide_shuffled(g: GameState, seat: int, rng: random.Random) -> GameState:
+    """``g`` with what ``seat`` cannot see dealt differently: the other hands' unknown
+    cards and the deck shuffled together, era by era kept whole (sizes unchanged)."""
+    obs = observe(g, seat)
+    known = [
+        [obs.known_in_hands[s].count(ch) for ch in LETTERS] if s != seat else g.hands[s][:]
+        for s in range(g.n)
+    ]
+    g2 = g.copy()
+    pool = list(g2.deck)
+    for s in range(g.n):
+        if s != seat:
+            for d in range(6):
+                pool.extend([d] * (g2.hands[s][d] - known[s][d]))
+    rng.shuffle(pool)
+    for s in range(g.n):
+        if s != seat:
+            size = sum(g.hands[s])
+            h = known[s][:]
+            while sum(h) < size:
+                h[pool.pop()] += 1
+            g2.hands[s] = h
+    g2.deck = pool
+    return g2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(configs, seeds, st.integers(0, 160))
+def test_r25_r1_samples_agree_with_everything_the_seat_knows(
+    config: tuple[int, str, bool], seed: int, steps: int
+) -> None:
+    """R25, R1, R4: a determinization keeps the seat's hand, the public zones, what it
+    knows of other hands, the sizes and the era of the deck; all cards are accounted for."""
+    rng = random.Random(seed)
+    g = advance(start(config, seed), rng, steps)
+    if g.finished or g.phase == "draft":
+        return
+    me = g.active
+    obs = observe(g, me)
+    det = Determinizer(obs)
+    for _ in range(3):
+        s = det.sample(rng)
+        assert s.hands[me] == g.hands[me]
+        assert s.areas == g.areas and s.discard == g.discard and s.markers == g.markers
+        assert [sum(h) for h in s.hands] == [sum(h) for h in g.hands]
+        assert len(s.deck) == len(g.deck) and s.era == g.era
+        for q, text in enumerate(obs.known_in_hands):
+            for ch in set(text):
+                assert s.hands[q][LETTERS.index(ch)] >= text.count(ch)
+        # R1/R4: nothing invented, exactly the removed cards missing
+        tot = [0] * 6
+        for z in [*s.hands, *s.areas, s.discard]:
+            for d in range(6):
+                tot[d] += z[d]
+        for d in s.deck:
+            tot[d] += 1
+        for _, _, kind, _ in s.markers:
+            tot[2 if kind == "embargo" else 5] += 1
+        assert all(tot[d] <= TOTALS[d] for d in range(6))
+        assert sum(TOTALS) - sum(tot) == (0 if g.n == 4 else 9)
+        # the deck of an era not yet drawn from holds only that era's cards (R1)
+        sizes = era_sizes(g.n)
+        drawn = sum(sizes) - len(g.deck)
+        top_first = s.deck[::-1]
+        lo = 0
+        for era, size in enumerate(sizes):
+            if drawn <= lo:
+                seg = top_first[lo - drawn : lo - drawn + size]
+                assert all(seg.count(d) <= ERA_COMPOSITION[era][d] for d in range(6))
+            lo += size
+        # the same public choices (those that do not depend on hidden cards)
+        def public(x: GameState) -> set[str]:
+            return {m for m in seat_options(x) if not m.endswith("?")}
+
+        assert public(s) == public(g)
+        s_copy = s.copy()
+        random_playout(s_copy, rng)
+        assert s_copy.finished
+
+
+def test_r25_samples_do_not_depend_on_hidden_cards() -> None:
+    """R25: the same observation gives the same samples, whatever the hidden cards are."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        g = advance(new_game(2 + seed % 3, seed=seed), rng, 20 + seed)
+        if g.finished:
+            continue
+        me = g.active
+        g2 = hide_shuffled(g, me, random.Random(seed + 1))
+        assert observe(g2, me) == observe(g, me)
+        a = Determinizer(observe(g, me)).sample(random.Random(7))
+        b = Determinizer(observe(g2, me)).sample(random.Random(7))
+        assert a.hands == b.hands and a.deck == b.deck
+
+
+def test_r25_reveals_are_kept_in_every_sample() -> None:
+    """R15, R16: after a Discovery or an Inquisition the revealed cards are where they were seen."""
+    found = {"discovery": 0, "inquisition": 0}
+    for seed in range(400):
+        rng = random.Random(seed)
+        g = new_game(2 + seed % 3, seed=seed)
+        while not g.finished and not all(found.values()):
+            opts = seat_options(g)
+            hidden = [o for o in opts if o.endswith("?")]
+            if hidden:
+                opt = rng.choice(hidden)
+                reveal, full = expand(g, opt)
+                kind = opt.split()[0]
+                det = Determinizer(observe(g, g.active), reveal=reveal, chosen=opt)
+                for _ in range(3):
+                    s = det.sample(rng)
+                    legal = set(s.legal_strings())
+                    assert set(full) <= legal
+                    if kind == "discovery":
+                        top = "".join(LETTERS[d] for d in reversed(s.deck[-len(reveal) :]))
+                        assert top == reveal
+                    else:
+                        target = int(opt.split()[1])
+                        assert "".join(LETTERS[d] * s.hands[target][d] for d in range(6)) == reveal
+                found[kind] += 1
+                g.apply(rng.choice(full))
+            else:
+                g.apply(rng.choice(g.legal_moves()))
+        if all(found.values()):
+            break
+    assert all(found.values())
+
+
+def test_draft_and_finished_games_are_not_determinized() -> None:
+    g = new_game(3, deal="draft", seed=1)
+    with pytest.raises(DeterminizeError, match="draft"):
+        Determinizer(observe(g, g.active))
+
+
+def _decision(g: GameState) -> Decision:
+    seat = g.active
+    return Decision(seat, observe(g, seat), seat_options(g))
+
+
+def test_r25_ismcts_decisions_ignore_the_cards_it_cannot_see() -> None:
+    """R25: shuffling the hidden cards (other hands, deck) never changes the bot's choice."""
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        g = advance(new_game(2 + seed % 3, seed=seed), rng, 10 + 3 * seed)
+        if g.finished or len(seat_options(g)) < 2:
+            continue
+        me = g.active
+        g2 = hide_shuffled(g, me, random.Random(seed + 100))
+        if g2.hands == g.hands and g2.deck == g.deck:
+            continue
+        a = ISMCTSBot(seed, iterations=150).choose(_decision(g))
+        b = ISMCTSBot(seed, iterations=150).choose(_decision(g2))
+        assert a == b
+        checked += 1
+    assert checked >= 15
+
+
+def test_ismcts_plays_legal_games_in_every_configuration() -> None:
+    """R3-R24 end to end: the bot only picks its options, draft and team game included."""
+    for players, deal, teams in [(2, "draft", False), (3, "basic", False), (4, "draft", True)]:
+        g = new_game(players, deal=deal, teams=teams, seed=players)
+        bots = [make_bot("ismcts:40it" if s % 2 == 0 else "greedy", seed=s) for s in range(players)]
+        while not g.finished:
+            seat = g.to_move
+            assert seat is not None
+            g.apply(bot_move(bots[seat], GAME, g))
+        assert g.winners
+
+
+def test_ismcts_is_deterministic_given_its_seed() -> None:
+    g = advance(new_game(2, seed=11), random.Random(11), 12)
+    picks = {ISMCTSBot(5, iterations=200).choose(_decision(g)) for _ in range(3)}
+    assert len(picks) == 1
+
+
+def test_ismcts_beats_random() -> None:
+    """Search over the greedy evaluation wins nearly every game against a random player."""
+    wins = 0
+    for i in range(6):
+        g = new_game(2, seed=500 + i)
+        seats = ["ismcts:60it", "random"] if i % 2 == 0 else ["random", "ismcts:60it"]
+        bots = [make_bot(x, seed=i) for x in seats]
+        while not g.finished:
+            seat = g.to_move
+            assert seat is not None
+            g.apply(bot_move(bots[seat], GAME, g))
+        wins += sum(seats[s].startswith("ismcts") for s in g.winners)
+    assert wins >= 5
+
+
+def test_values_are_shares_of_one_win() -> None:
+    g = advance(new_game(3, seed=2), random.Random(2), 30)
+    v = values(g)
+    assert len(v) == 3 and abs(sum(v) - 1.0) < 1e-9 and all(0 <= x <= 1 for x in v)
+    random_playout(g, random.Random(3))
+    v = values(g)
+    assert [x > 0 for x in v] == [s in g.winners for s in range(3)]
+
+
+def test_budgets() -> None:
+    assert parse_budget("2000it") == (2000, None)
+    assert parse_budget("1s") == (None, 1.0)
+    assert parse_budget("250ms") == (None, 0.25)
+    assert make_bot("ismcts", seed=1).name == "ismcts:1000it"
+    assert make_bot("ismcts:2s", seed=1).name == "ismcts:2s"
+    for bad in ("fast", "0it", "-1s", "it", "1h"):
+        with pytest.raises(ValueError, match="ismcts budget"):
+            make_bot(f"ismcts:{bad}")
+    bot = ISMCTSBot(1, iterations=None, seconds=0.02)
+    g = advance(new_game(2, seed=4), random.Random(4), 5)
+    bot.choose(_decision(g))
+    assert bot.last_iterations >= 1
