@@ -158,16 +158,15 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         raise ValueError(f"{str(p)!r}: a results file ends in .parquet, .csv or .csv.gz")
     if not p.is_file():
         raise ValueError(f"{str(p)!r} does not exist or is not a file")
+    pa = _pyarrow() if name.endswith(".parquet") else None
     try:
-        if name.endswith(".parquet"):
-            pa = _pyarrow()
+        if pa is not None:
             rows: list[dict[str, Any]] = pa.parquet.read_table(str(p)).to_pylist()
         else:
             rows = list(_read_csv(p))
-    except ValueError:
-        raise
-    except Exception as e:  # pyarrow's and csv's many errors: one sentence
-        raise ValueError(f"cannot read {str(p)!r} as a results file ({e})") from None
+    except Exception as e:  # pyarrow's, gzip's and the parsers' many errors: one sentence
+        reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise ValueError(f"cannot read {str(p)!r} as a results file ({reason})") from None
     need = {"players", "start", "victory", "turns", "winners"}
     for row in rows[:1]:
         missing = sorted(need - set(row))
