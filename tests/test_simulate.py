@@ -235,6 +235,11 @@ def test_ray_without_ray_or_with_ray_gives_the_same_games() -> None:
         )
     import ray
 
+    for address in ("127.0.0.1:1", "nonsense"):
+        result = runner.invoke(app, ["simulate", "-n", "1", "--ray", address])
+        assert result.exit_code == 2, result.output
+        assert "Ray" in result.stderr or "--ray" in result.stderr
+        assert "Traceback" not in result.output
     cfg = SimConfig(games=6, players=3, bots=("greedy", "random", "random"), rotate=True, seed=11)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:

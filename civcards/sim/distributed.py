@@ -7,6 +7,7 @@ same as with ``--jobs 1``.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -21,6 +22,27 @@ def ray_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """ValueError with a sentence when ``host:port`` (or ``ray://host:port``) does not answer.
+
+    Ray itself retries an unreachable address for minutes; ``local`` and
+    ``auto`` are left to Ray.
+    """
+    if address in ("local", "auto"):
+        return
+    hostport = address.removeprefix("ray://")
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        raise ValueError(
+            f"--ray {address!r}: give 'local', 'auto' or an address such as "
+            "ray://host:10001 or host:6379"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise ValueError(f"cannot reach the Ray cluster at {address!r} ({e})") from None
 
 
 def run_on_ray(
@@ -46,6 +68,7 @@ def run_on_ray(
 
     started = False
     if not ray.is_initialized():
+        check_reachable(address)
         try:
             if address == "local":
                 ray.init(include_dashboard=False, log_to_driver=False)
