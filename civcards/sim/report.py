@@ -323,10 +323,12 @@ def plot(summary: dict[str, Any], folder: Path) -> list[Path]:
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
     top = max(max(g["turns_values"]) for g in groups)
-    bins = range(0, top + 3, 2)
+    low = min(min(g["turns_values"]) for g in groups)
+    bins = range(low - low % 2, top + 3, 2)
     for g in groups:
-        ax.hist(g["turns_values"], bins=bins, histtype="step", density=True, label=g["label"])
-    ax.set_xlabel("turns")
+        weights = [1 / len(g["turns_values"])] * len(g["turns_values"])
+        ax.hist(g["turns_values"], bins=bins, weights=weights, histtype="step", label=g["label"])
+    ax.set_xlabel("turns (bins of 2)")
     ax.set_ylabel("share of games")
     ax.set_title("game length")
     ax.legend(fontsize=8)
