@@ -16,6 +16,10 @@ from ..sim.simulate import GameResult
 EXIT_USAGE = 2
 
 
+def _secs(x: float) -> str:
+    return f"{x * 1000:.2f} ms" if x < 1 else f"{x:.2f} s"
+
+
 def print_arena(s: ArenaSummary, console: Console) -> None:
     cfg = s.cfg
     kind = "team game" if cfg.teams else f"{cfg.players} players"
@@ -24,10 +28,10 @@ def print_arena(s: ArenaSummary, console: Console) -> None:
     table.add_column("bot", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
-    table.add_column("win rate (95 %)", justify="right")
-    table.add_column("rating μ ± 2σ", justify="right")
-    table.add_column("ordinal", justify="right")
-    table.add_column("s/move", justify="right")
+    table.add_column("win rate", justify="right", no_wrap=True)
+    table.add_column("95 % CI", justify="right", no_wrap=True)
+    table.add_column("μ ± 2σ", justify="right", no_wrap=True)
+    table.add_column("time/move", justify="right", no_wrap=True)
     for b in s.ordered():
         lo, hi = s.win_rate_interval(b)
         mu, sigma = s.ratings[b]
@@ -35,10 +39,10 @@ def print_arena(s: ArenaSummary, console: Console) -> None:
             b,
             str(s.games.get(b, 0)),
             f"{s.wins.get(b, 0.0):g}",
-            f"{s.win_rate(b):.1%} ({lo:.1%}–{hi:.1%})",
+            f"{s.win_rate(b):.1%}",
+            f"{lo:.0%}–{hi:.0%}",
             f"{mu:.2f} ± {2 * sigma:.2f}",
-            f"{mu - 3 * sigma:.2f}",
-            f"{s.seconds_per_move(b):.4f}",
+            _secs(s.seconds_per_move(b)),
         )
     console.print(table)
     order = s.ordered()
