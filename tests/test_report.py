@@ -47,12 +47,14 @@ def recount(rows: list[dict[str, str]]) -> dict[str, Any]:
     p = int(rows[0]["players"])
     first_wins = [0] * p
     share = [0.0] * p
+    by_victory = {"hegemony": [0.0] * p, "majority": [0.0] * p}
     for r in rows:
         won = [int(w) for w in r["winners"].split()]
         start = int(r["start"])
         for w in won:
             first_wins[(w - start) % p] += 1
             share[(w - start) % p] += 1 / len(won)
+            by_victory[r["victory"]][(w - start) % p] += 1 / len(won)
     heg = [r for r in rows if r["victory"] == "hegemony"]
     return {
         "games": n,
@@ -60,6 +62,10 @@ def recount(rows: list[dict[str, str]]) -> dict[str, Any]:
         "majority": sum(r["victory"] == "majority" for r in rows),
         "wins": first_wins,
         "share": [s / n for s in share],
+        "by_victory": {
+            v: [x / max(1, sum(r["victory"] == v for r in rows)) for x in xs]
+            for v, xs in by_victory.items()
+        },
         "domains": {c: sum(r["domain"] == c for r in heg) for c in "MRESCU"},
         "mean_turns": sum(int(r["turns"]) for r in rows) / n,
         "purge": sum(int(r["effect_purge"]) for r in rows) / n,
@@ -91,6 +97,9 @@ def test_report_files_and_numbers(results: list[Path], tmp_path: Path) -> None:
         assert [x["wins"] for x in g["first_seat"]] == want["wins"]
         assert [x["win_share"] for x in g["first_seat"]] == pytest.approx(want["share"], abs=1e-4)
         assert sum(x["win_share"] for x in g["first_seat"]) == pytest.approx(1, abs=1e-3)
+        for v in ("hegemony", "majority"):
+            got = g["first_seat_by_victory"][v]
+            assert got == pytest.approx(want["by_victory"][v], abs=1e-4)
         for x in g["first_seat"]:
             assert x["ci95"][0] <= x["win_share"] <= x["ci95"][1]
         assert g["turns"]["mean"] == pytest.approx(want["mean_turns"], abs=0.01)

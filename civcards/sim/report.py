@@ -84,8 +84,11 @@ def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
         g = groups[key]
         p = key[0]
         n = len(g)
+        heg = sum(1 for r in g if r["victory"] == "hegemony")
+        maj = sum(1 for r in g if r["victory"] == "majority")
         shares: list[list[float]] = [[] for _ in range(p)]
         outright = [0] * p
+        by_victory: dict[str, list[float]] = {"hegemony": [0.0] * p, "majority": [0.0] * p}
         for row in g:
             won = _winners(row)
             start = int(row["start"])
@@ -94,6 +97,8 @@ def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 shares[pos].append(1.0 / len(won) if seat in won else 0.0)
                 if seat in won:
                     outright[pos] += 1
+                    if row["victory"] in by_victory:
+                        by_victory[row["victory"]][pos] += 1.0 / len(won)
         positions = []
         for pos in range(p):
             mean, lo, hi = _interval(shares[pos])
@@ -105,8 +110,6 @@ def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
                     "ci95": [round(lo, 4), round(hi, 4)],
                 }
             )
-        heg = sum(1 for r in g if r["victory"] == "hegemony")
-        maj = sum(1 for r in g if r["victory"] == "majority")
         domains = {
             c: sum(1 for r in g if r["victory"] == "hegemony" and r["domain"] == c) for c in LETTERS
         }
@@ -123,6 +126,11 @@ def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 "games": n,
                 "fair_share": round(1 / p, 4),
                 "first_seat": positions,
+                # the win share of each position among the games won by hegemony, by majority
+                "first_seat_by_victory": {
+                    v: [round(x / max(1, count), 4) for x in by_victory[v]]
+                    for v, count in (("hegemony", heg), ("majority", maj))
+                },
                 "hegemony": heg,
                 "majority": maj,
                 "shared": sum(1 for r in g if r.get("shared")),
@@ -213,6 +221,17 @@ def markdown(summary: dict[str, Any], sources: list[str], notes: str | None = No
                 f"| {g['label']} | {pos['position']} | {pos['wins']} | "
                 f"{pos['win_share']:.4f} | {lo:.4f}–{hi:.4f} | {g['fair_share']:.4f} |"
             )
+    out += [
+        "",
+        "The same shares among the games won by hegemony, and among those won by majority:",
+        "",
+        "| games | victory | games won so | win share by position (0, 1, …) |",
+        "|---|---|---:|---|",
+    ]
+    for g in summary["groups"]:
+        for v in ("hegemony", "majority"):
+            sh = " · ".join(f"{x:.3f}" for x in g["first_seat_by_victory"][v])
+            out.append(f"| {g['label']} | {v} | {g[v]} | {sh} |")
     out += ["", "![first-seat advantage](first_seat.png)", "", "## Hegemony or majority", ""]
     out += [
         "| games | count | hegemony | majority | shared | hegemony share |",
@@ -254,7 +273,15 @@ def markdown(summary: dict[str, Any], sources: list[str], notes: str | None = No
             + " | ".join(f"{g['effects_per_game'][k]:.3f}" for g in summary["groups"])
             + " |"
         )
-    out += ["", "![effect usage](effects.png)", ""]
+    out += [
+        "",
+        "An Inspiration counts as `inspiration`, not as the effect it copies; Holy Book "
+        "and Divine Right (the passive hand sizes of R16) are moves only when an "
+        "Inspiration copies them, so they count 0 here.",
+        "",
+        "![effect usage](effects.png)",
+        "",
+    ]
     return "\n".join(out)
 
 
@@ -386,6 +413,6 @@ def write_report(
         "groups": [{k: v for k, v in g.items() if k != "turns_values"} for g in summary["groups"]],
     }
     (out / "summary.json").write_text(json.dumps(public, indent=1) + "\n", encoding="utf-8")
-    sources = [Path(p).name for p in paths]
+    sources = [str(p) for p in paths]
     readme.write_text(markdown(summary, sources, notes), encoding="utf-8")
     return public
