@@ -2,6 +2,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,ray
+EXTRAS ?= dev,web,research,sim
 
 .PHONY: .venv install run play test lint typecheck bench clean
 
@@ -10,7 +12,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,web,research]'
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -150,3 +150,107 @@ def test_unwritable_records_folder_exits_2(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert "error:" in result.stderr
         assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+# -- simulate --out: one row per game -----------------------------------------
+
+
+def _recount(rec: Any) -> dict[str, Any]:
+    """A row's numbers recounted from a saved record by replaying it."""
+    from civcards.carta.cards import LETTERS
+
+    r = replay(rec)
+    g = r.state
+    row: dict[str, Any] = {
+        "players": g.n,
+        "deal": g.deal,
+        "teams": g.teams,
+        "start": g.start,
+        "winners": " ".join(str(w) for w in g.winners),
+        "victory": g.victory,
+        "domain": None if g.victory_domain is None else LETTERS[g.victory_domain],
+        "turns": g.turn,
+        "moves": len(g.history),
+        "start_won": int(g.start in g.winners),
+    }
+    for s in range(g.n):
+        row[f"bot_{s}"] = rec.names[s]
+        row[f"win_{s}"] = int(s in g.winners)
+        for d, c in enumerate(LETTERS):
+            row[f"area_{s}_{c}"] = g.areas[s][d]
+    kinds = [m.split()[0] for m in rec.moves]
+    for k in ("purge", "inspiration", "assassination", "discovery", "democracy"):
+        row[f"effect_{k}"] = kinds.count(k)
+    return row
+
+
+def test_out_rows_match_the_records(tmp_path: Path) -> None:
+    from civcards.sim.rows import read_rows
+
+    recs = tmp_path / "recs"
+    csv_file = tmp_path / "run.csv"
+    run_json("-n", "6", "-p", "3", "-b", "greedy,random,greedy", "--rotate", "--seed", "8",
+             "--records", str(recs), "--out", str(csv_file))  # fmt: skip
+    rows = read_rows(csv_file)
+    assert [r["game"] for r in rows] == list(range(6))
+    for row, f in zip(rows, sorted(recs.iterdir()), strict=True):
+        rec = parse_record(f.read_text(encoding="utf-8"))
+        want = _recount(rec)
+        assert {k: row[k] for k in want} == want
+        assert row["bot_3"] is None and row["area_3_M"] is None and row["win_3"] is None
+        assert row["seed"] == game_seed(8, row["game"])
+
+
+def test_out_parquet_and_csv_hold_the_same_rows_for_any_jobs(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="pyarrow (extra 'sim') writes Parquet")
+    from civcards.sim.rows import read_rows
+
+    args = ("-n", "8", "-p", "4", "--teams", "-b", "greedy,random,greedy,random", "--seed", "3")
+    run_json(*args, "--out", str(tmp_path / "a.parquet"))
+    run_json(*args, "-j", "2", "--out", str(tmp_path / "b.csv.gz"))
+    a = read_rows(tmp_path / "a.parquet")
+    b = read_rows(tmp_path / "b.csv.gz")
+    assert a == b and len(a) == 8
+    assert all(r["teams"] is True and r["players"] == 4 for r in a)
+    assert all(len(r["winners"].split()) >= 2 for r in a)
+
+
+@pytest.mark.parametrize("name", ["results.txt", "results.json", "results"])
+def test_out_with_a_bad_suffix_exits_2(tmp_path: Path, name: str) -> None:
+    result = runner.invoke(app, ["simulate", "-n", "1", "--out", str(tmp_path / name)])
+    assert result.exit_code == 2
+    assert ".parquet, .csv or .csv.gz" in result.stderr
+    assert "Traceback" not in result.output
+    assert not (tmp_path / name).exists()
+
+
+def test_ray_without_ray_or_with_ray_gives_the_same_games() -> None:
+    from civcards.sim.distributed import ray_available
+
+    if not ray_available():
+        result = runner.invoke(app, ["simulate", "-n", "1", "--ray", "local"])
+        assert result.exit_code == 2 and "needs Ray" in result.stderr
+        pytest.skip(
+            "Ray is not installed (extra 'ray': make install EXTRAS=dev,web,research,sim,ray)"
+        )
+    import ray
+
+    for address in ("127.0.0.1:1", "nonsense"):
+        result = runner.invoke(app, ["simulate", "-n", "1", "--ray", address])
+        assert result.exit_code == 2, result.output
+        assert "Ray" in result.stderr or "--ray" in result.stderr
+        assert "Traceback" not in result.output
+    cfg = SimConfig(games=6, players=3, bots=("greedy", "random", "random"), rotate=True, seed=11)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        seen: list[int] = []
+        on_ray = simulate(cfg, ray="local", on_result=lambda r: seen.append(r.index))
+    finally:
+        ray.shutdown()
+    local = simulate(cfg, jobs=1)
+    assert sorted(seen) == list(range(6))
+    a, b = on_ray.to_json(), local.to_json()
+    for k in TIMING:
+        a.pop(k)
+        b.pop(k)
+    assert a == b

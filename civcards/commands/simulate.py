@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..sim.rows import check_out_path, game_row, write_rows
 from ..sim.simulate import (
     GameResult,
     SimConfig,
@@ -84,6 +85,8 @@ def run_simulate(
     teams: bool,
     rotate: bool,
     progress: bool = True,
+    out: str | None = None,
+    ray: str | None = None,
 ) -> int:
     err = Console(stderr=True)
     try:
@@ -99,6 +102,15 @@ def run_simulate(
         )
         check_config(cfg, jobs=jobs)
         folder: Path | None = prepare_records(records) if records is not None else None
+        out_path = check_out_path(out) if out is not None else None
+        if ray is not None:
+            from ..sim.distributed import ray_available
+
+            if not ray_available():
+                raise ValueError(
+                    "--ray needs Ray: pip install 'civcards[ray]' "
+                    "(or make install EXTRAS=dev,web,research,sim,ray)"
+                )
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         return EXIT_USAGE
@@ -114,19 +126,32 @@ def run_simulate(
     )
     with bar:
         task = bar.add_task("games", total=games)
+        rows: list[dict[str, object]] = []
 
         def on_result(r: GameResult) -> None:
             if folder is not None:
                 save_record(folder, r)
+            if out_path is not None:
+                rows.append(game_row(r))
             bar.advance(task)
 
         try:
-            summary = simulate(cfg, jobs=jobs, on_result=on_result)
+            summary = simulate(cfg, jobs=jobs, on_result=on_result, ray=ray)
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             return 130
+        except ValueError as e:  # Ray could not start or connect
+            typer.echo(f"error: {e}", err=True)
+            return EXIT_USAGE
         except OSError as e:
             typer.echo(f"error: cannot save a game record ({e})", err=True)
+            return EXIT_USAGE
+    if out_path is not None:
+        rows.sort(key=lambda row: int(str(row["game"])))
+        try:
+            write_rows(out_path, rows)
+        except OSError as e:
+            typer.echo(f"error: cannot write {str(out_path)!r} ({e.strerror})", err=True)
             return EXIT_USAGE
     if as_json:
         typer.echo(json.dumps(summary.to_json()))
@@ -173,6 +198,23 @@ def register(app: typer.Typer) -> None:
         no_progress: Annotated[
             bool, typer.Option("--no-progress", help="No progress bar on stderr.")
         ] = False,
+        out: Annotated[
+            str | None,
+            typer.Option(
+                "--out",
+                "-o",
+                help="Write one row per game to this file: .parquet (pyarrow) or .csv / .csv.gz.",
+            ),
+        ] = None,
+        ray: Annotated[
+            str | None,
+            typer.Option(
+                "--ray",
+                metavar="ADDRESS",
+                help="Spread the games over a Ray cluster: 'local' starts one here, else the "
+                "cluster's address (auto, ray://host:10001). Needs the extra 'ray'.",
+            ),
+        ] = None,
     ) -> None:
         """Play bot games and count the wins by seat and by bot.
 
@@ -194,5 +236,7 @@ def register(app: typer.Typer) -> None:
                 teams,
                 rotate,
                 progress=not no_progress,
+                out=out,
+                ray=ray,
             )
         )

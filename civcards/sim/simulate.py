@@ -16,14 +16,24 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..bots import bot_move, make_bot
 from ..game_api import Game
+
+
+class Indexed(Protocol):
+    """A result that knows the index of its game."""
+
+    @property
+    def index(self) -> int: ...
+
+
+R = TypeVar("R", bound=Indexed)
 
 
 def default_game() -> Game:
@@ -62,6 +72,20 @@ class GameResult:
     #: the victory is shared between rivals (not one team of the team game)
     shared: bool = False
     record: str | None = None
+    players: int = 0
+    deal: str = "basic"
+    teams: bool = False
+    #: the seat that played first (R7)
+    start: int = 0
+    #: the domain letter of a hegemony victory (CIV), else None
+    victory_domain: str | None = None
+    #: each seat's play area at the end: cards per domain (CIV), else empty
+    areas: list[list[int]] = field(default_factory=list)
+    #: how many times each move kind was played (the first word of its notation)
+    kinds: dict[str, int] = field(default_factory=dict)
+    #: seconds each seat's bot spent deciding, and how many moves it chose
+    think: list[float] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -178,31 +202,72 @@ def game_seed(seed: int, i: int) -> int:
 
 def play_game(cfg: SimConfig, i: int, game: Game | None = None) -> GameResult:
     """Play game ``i`` of the run to its end."""
-    game = game or default_game()
     gseed = game_seed(cfg.seed, i)
-    seats = seating(cfg, i)
+    return play_seated(
+        game or default_game(),
+        seating(cfg, i),
+        gseed,
+        index=i,
+        draft=cfg.draft,
+        teams=cfg.teams,
+        records=cfg.records,
+    )
+
+
+def play_seated(
+    game: Game,
+    seats: Sequence[str],
+    gseed: int,
+    *,
+    index: int = 0,
+    draft: bool = False,
+    teams: bool = False,
+    records: bool = False,
+    bot_seed: int | None = None,
+) -> GameResult:
+    """Play one game dealt from ``gseed`` with the bot ``seats[s]`` at seat ``s``.
+
+    The bot of seat ``s`` is seeded ``bot_seed + 1 + s`` (``bot_seed`` defaults
+    to ``gseed``). The time each bot takes to choose its moves is measured.
+    """
+    seats = list(seats)
+    players = len(seats)
     options: dict[str, Any] = {"seed": gseed}
-    if cfg.draft:
+    if draft:
         options["deal"] = "draft"
-    if cfg.teams:
+    if teams:
         options["teams"] = True
-    state = game.new_game(cfg.players, **options)
-    bots = [make_bot(spec, seed=gseed + 1 + s) for s, spec in enumerate(seats)]
+    state = game.new_game(players, **options)
+    base = gseed if bot_seed is None else bot_seed
+    bots = [make_bot(spec, seed=base + 1 + s) for s, spec in enumerate(seats)]
+    think = [0.0] * players
+    decisions = [0] * players
+    clock = time.perf_counter
     moves = 0
     while not state.finished:
         seat = state.to_move
+        t0 = clock()
         move = bot_move(bots[seat], game, state)
+        think[seat] += clock() - t0
+        decisions[seat] += 1
         state.apply(move)
         moves += 1
     winners = list(state.winners)
-    rivals = {w % 2 for w in winners} if cfg.teams else set(winners)
+    rivals = {w % 2 for w in winners} if teams else set(winners)
+    rec = state.record(result=True)
+    kinds: dict[str, int] = {}
+    moves_text: Any = rec.get("moves") or []
+    for text in moves_text:
+        kind = str(text).split(" ", 1)[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
     record = None
-    if cfg.records:
-        rec = state.record(result=True)
+    if records:
         rec["names"] = seats
         record = json.dumps(rec, ensure_ascii=False)
+    domain = getattr(state, "victory_domain", None)
+    areas = getattr(state, "areas", None)
     return GameResult(
-        index=i,
+        index=index,
         seed=gseed,
         seats=seats,
         winners=winners,
@@ -211,11 +276,31 @@ def play_game(cfg: SimConfig, i: int, game: Game | None = None) -> GameResult:
         moves=moves,
         shared=len(rivals) > 1,
         record=record,
+        players=players,
+        deal=str(rec.get("deal", "draft" if draft else "basic")),
+        teams=teams,
+        start=int(str(rec.get("start", 0))),
+        victory_domain=_domain_letter(domain),
+        areas=[list(a) for a in areas] if areas is not None else [],
+        kinds=kinds,
+        think=think,
+        decisions=decisions,
     )
 
 
-def _play_chunk(cfg: SimConfig, start: int, stop: int, game: Game) -> list[GameResult]:
-    return [play_game(cfg, i, game) for i in range(start, stop)]
+def _domain_letter(domain: object) -> str | None:
+    from ..carta.cards import LETTERS
+
+    if isinstance(domain, int) and 0 <= domain < len(LETTERS):
+        return LETTERS[domain]
+    return None
+
+
+def run_chunk(
+    fn: Callable[[Any, int, Game], R], cfg: Any, start: int, stop: int, game: Game
+) -> list[R]:
+    """``fn(cfg, i, game)`` for ``i`` in ``range(start, stop)`` (runs in a worker)."""
+    return [fn(cfg, i, game) for i in range(start, stop)]
 
 
 def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
@@ -224,51 +309,90 @@ def _chunks(games: int, jobs: int) -> Iterator[tuple[int, int]]:
         yield start, min(games, start + size)
 
 
+def run_indexed(
+    fn: Callable[[Any, int, Game], R],
+    cfg: Any,
+    count: int,
+    *,
+    jobs: int = 1,
+    game: Game,
+    on_result: Callable[[R], None] | None = None,
+    ray: str | None = None,
+) -> list[R]:
+    """``[fn(cfg, i, game) for i in range(count)]``, spread over workers.
+
+    ``fn`` must be a module-level function (so that it can be pickled) and
+    depend on ``cfg``, ``i`` and ``game`` only; then the results do not depend
+    on how they are spread. ``jobs > 1`` uses that many local processes;
+    ``ray`` (``"local"`` or a cluster address) spreads the games over Ray's
+    workers instead. ``on_result`` is called here, in the order games finish.
+    The list returned is in the order of ``i``.
+    """
+    results: list[R] = []
+
+    def take(r: R) -> None:
+        results.append(r)
+        if on_result is not None:
+            on_result(r)
+
+    if ray is not None:
+        from .distributed import run_on_ray
+
+        for chunk in run_on_ray(fn, cfg, list(_chunks(count, 8)), game, ray):
+            for r in chunk:
+                take(r)
+        return _in_order(results, count)
+    if jobs == 1:
+        for i in range(count):
+            take(fn(cfg, i, game))
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: set[Future[list[R]]] = set()
+        it = iter(list(_chunks(count, jobs)))
+        # keep a bounded number of chunks in flight
+        for start, stop in it:
+            pending.add(pool.submit(run_chunk, fn, cfg, start, stop, game))
+            if len(pending) >= jobs * 4:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                for r in fut.result():
+                    take(r)
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_chunk, fn, cfg, nxt[0], nxt[1], game))
+    return _in_order(results, count)
+
+
+def _in_order(results: list[R], count: int) -> list[R]:
+    order = sorted(results, key=lambda r: r.index)
+    if [r.index for r in order] != list(range(count)):  # pragma: no cover - a worker lost games
+        raise RuntimeError(f"{len(order)} results for {count} games")
+    return order
+
+
 def simulate(
     cfg: SimConfig,
     jobs: int = 1,
     on_result: Callable[[GameResult], None] | None = None,
     game: Game | None = None,
+    ray: str | None = None,
 ) -> Summary:
-    """Play the run's games (in ``jobs`` processes) and sum them up.
+    """Play the run's games (in ``jobs`` processes, or on Ray) and sum them up.
 
     ``on_result`` is called in this process for every finished game, in the
-    order they finish. The summary does not depend on ``jobs``.
+    order they finish. The summary does not depend on ``jobs`` or ``ray``.
     """
     game = game or default_game()
     check_config(cfg, game, jobs)
     summary = Summary(cfg.players, list(cfg.bots), wins_by_seat=[0] * cfg.players)
-    results: list[GameResult] = []
     t0 = time.perf_counter()
-
-    def take(r: GameResult) -> None:
-        results.append(r)
-        if on_result is not None:
-            on_result(r)
-
-    if jobs == 1:
-        for i in range(cfg.games):
-            take(play_game(cfg, i, game))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: set[Future[list[GameResult]]] = set()
-            chunks = list(_chunks(cfg.games, jobs))
-            it = iter(chunks)
-            # keep a bounded number of chunks in flight
-            for start, stop in it:
-                pending.add(pool.submit(_play_chunk, cfg, start, stop, game))
-                if len(pending) >= jobs * 4:
-                    break
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    for r in fut.result():
-                        take(r)
-                    nxt = next(it, None)
-                    if nxt is not None:
-                        pending.add(pool.submit(_play_chunk, cfg, nxt[0], nxt[1], game))
+    results = run_indexed(
+        play_game, cfg, cfg.games, jobs=jobs, game=game, on_result=on_result, ray=ray
+    )
     summary.seconds = time.perf_counter() - t0
-    for r in sorted(results, key=lambda r: r.index):
+    for r in results:
         summary.add(r)
     return summary
 

@@ -1,0 +1,56 @@
+"""``civcards report``: the balance report (plots and Markdown) of ``simulate --out`` files."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..sim.report import load, write_report
+
+EXIT_USAGE = 2
+
+
+def run_report(results: list[str], out: str) -> int:
+    err = Console(stderr=True)
+    try:
+        with err.status("reading the results…"):
+            rows = load(results)
+        with err.status(f"writing the report of {len(rows):,} games…"):
+            summary = write_report(results, out, rows=rows)
+    except ImportError as e:
+        typer.echo(
+            f"error: the report needs matplotlib ({e.name}): pip install 'civcards[sim]'",
+            err=True,
+        )
+        return EXIT_USAGE
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        return EXIT_USAGE
+    except OSError as e:
+        typer.echo(f"error: cannot write the report in {out!r} ({e.strerror})", err=True)
+        return EXIT_USAGE
+    labels = ", ".join(f"{g['label']}: {g['games']:,}" for g in summary["groups"])
+    typer.echo(f"report of {summary['games']:,} games ({labels}) written to {out}/README.md")
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("report")
+    def report_cmd(
+        results: Annotated[
+            list[str],
+            typer.Argument(
+                help="Results files of `civcards simulate --out` (.parquet, .csv, .csv.gz).",
+                show_default=False,
+            ),
+        ],
+        out: Annotated[
+            str, typer.Option("--out", "-o", help="Folder of the report (created if needed).")
+        ],
+    ) -> None:
+        """Write a balance report: first-seat advantage, victory types, winning domains,
+        game length and effect usage, as PNG plots and DIR/README.md.
+        """
+        raise typer.Exit(run_report(results, out))
