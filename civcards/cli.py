@@ -1,10 +1,10 @@
-"""The ``civcards`` command line: play, replay, simulate, bench."""
+"""The ``civcards`` command line: play, replay, simulate, bench, serve, loadtest."""
 
 from __future__ import annotations
 
 import typer
 
-from .commands import bench, play, replay, serve, simulate
+from .commands import bench, loadtest, play, replay, serve, simulate
 
 app = typer.Typer(
     name="civcards",
@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, simulate, bench, serve):
+for module in (play, replay, simulate, bench, serve, loadtest):
     module.register(app)
 
 

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .core import ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
+from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard
 
 log = logging.getLogger("civcards.server")
 
@@ -121,6 +122,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem},
     409: {"model": Problem},
     422: {"model": Problem},
+    413: {"model": Problem},
+    429: {"model": Problem},
 }
 
 
@@ -133,8 +136,11 @@ def create_app(
     *,
     bot_delay: float = 1.0,
     allow_seed: bool = False,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """The web table over the database at ``db_url`` (migrated on start)."""
+    """The web table over the database at ``db_url`` (migrated on start), with ``limits``
+    on what clients send (default: :meth:`Limits.from_env`)."""
+    limits = Limits.from_env() if limits is None else limits
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
 
@@ -157,6 +163,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.limits = limits
+    app.add_middleware(LimitsMiddleware, limits=limits)
 
     @app.exception_handler(ApiError)
     async def _api_error(_r: Request, e: ApiError) -> JSONResponse:
@@ -316,6 +324,7 @@ def create_app(
         """Live views. The client's first message: {"token": "..."} (or null to watch),
         optionally "lang". Each frame is then {"type": "state", ...its own view}."""
         await websocket.accept()
+        guard = WsGuard(limits)
         try:
             live = server.get(game_id)
         except ApiError as e:
@@ -324,6 +333,8 @@ def create_app(
             return
         try:
             hello = await asyncio.wait_for(websocket.receive_text(), timeout=20)
+            if guard.too_large(hello):
+                raise ValueError
             msg = json.loads(hello)
             if not isinstance(msg, dict):
                 raise ValueError
@@ -359,6 +370,15 @@ def create_app(
             await send({"type": "state", **server.view(live, seat, sub.lang)})
             while True:
                 text = await websocket.receive_text()
+                refused = guard.too_large(text)
+                if refused:
+                    await send(refused)
+                    await websocket.close(code=WS_TOO_BIG)
+                    return
+                refused = guard.too_fast()
+                if refused:
+                    await send(refused)
+                    continue
                 try:
                     msg = json.loads(text)
                     if not isinstance(msg, dict):
