@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -516,11 +516,13 @@ class TableServer:
         nxt = live.state.copy()
         nxt.apply(move)
         idx = len(live.moves)
-        with Session(self.engine) as s, s.begin():
-            s.add(MoveRow(game_id=live.id, idx=idx, seat=seat, text=move))
-            s.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
+        with self.engine.begin() as conn:  # SQL Core: the hot path, no ORM session
+            conn.execute(
+                insert(MoveRow), [{"game_id": live.id, "idx": idx, "seat": seat, "text": move}]
+            )
+            conn.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
             if nxt.finished:
-                s.execute(update(GameRow).where(GameRow.id == live.id).values(status="finished"))
+                conn.execute(update(GameRow).where(GameRow.id == live.id).values(status="finished"))
         live.state = nxt
         live.moves.append(move)
         live.pending = None
