@@ -33,11 +33,83 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import websockets
 
 HEADER = "X-Seat-Token"
+
+
+class HttpError(Exception):
+    """A request that got no HTTP answer."""
+
+
+class HttpConn:
+    """One keep-alive HTTP/1.1 connection, as a browser tab holds one: a small client of its
+    own, so that the load test measures the server and not a client library's pool."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        """(status, body) of one request; a JSON ``body`` is sent as JSON."""
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if body is not None:
+            head.append("Content-Type: application/json")
+        head.append(f"Content-Length: {len(data)}")
+        head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + data
+        for attempt in (0, 1):
+            fresh = self.writer is None or self.reader is None or self.reader.at_eof()
+            if fresh:
+                await self.close()
+                try:
+                    self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                except OSError as e:
+                    raise HttpError(f"cannot connect to {self.host}:{self.port}: {e}") from None
+            assert self.reader is not None and self.writer is not None
+            try:
+                self.writer.write(raw)
+                status_line = await self.reader.readline()
+                if not status_line:
+                    raise ConnectionResetError("closed before answering")
+                length = 0
+                close = False
+                while True:
+                    line = await self.reader.readline()
+                    if line in (b"\r\n", b"\n", b""):
+                        break
+                    name, _, value = line.decode("latin-1").partition(":")
+                    name = name.strip().lower()
+                    if name == "content-length":
+                        length = int(value)
+                    elif name == "connection" and "close" in value.lower():
+                        close = True
+                payload = await self.reader.readexactly(length)
+                if close:
+                    await self.close()
+                return int(status_line.split()[1]), payload
+            except (ConnectionError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+                await self.close()
+                # an idle keep-alive connection the server had closed: once more, afresh
+                if attempt == 0 and not fresh:
+                    continue
+                raise HttpError(f"{method} {path}: {e!r}") from None
+        raise HttpError(f"{method} {path}: no answer")
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
 
 
 @dataclass(frozen=True)
@@ -148,13 +220,18 @@ class LoadTest:
         self.measuring = False
         self.stopping = asyncio.Event()
         self.on_move = on_move
-        self.http: httpx.AsyncClient | None = None
+        parts = urlsplit(self.base)
+        if parts.scheme != "http" or not parts.hostname:
+            raise ValueError(f"the load test speaks plain http://host:port, not {base!r}")
+        self.host = parts.hostname
+        self.port = parts.port or 80
         self.sockets: set[websockets.ClientConnection] = set()
 
     # -- one human seat ----------------------------------------------------
 
     async def human(self, game: GameRun, seat: int, token: str, ready: asyncio.Event) -> None:
         rng = random.Random(f"{self.cfg.seed}:{game.id}:{seat}")
+        http = HttpConn(self.host, self.port)
         url = f"{self.ws_base}/ws/{game.id}"
         acted: tuple[int, bool] | None = None
         last = -1
@@ -208,7 +285,9 @@ class LoadTest:
                     if mine and acted != key:
                         acted = key
                         move = rng.choice(sorted(choices))
-                        act_task = asyncio.create_task(self.act(game, seat, token, move, mn, rng))
+                        act_task = asyncio.create_task(
+                            self.act(http, game, seat, token, move, mn, rng)
+                        )
         except websockets.ConnectionClosed as e:
             if not self.stopping.is_set():
                 self.stats.error("disconnect", f"game {game.id} seat {seat}: {e}")
@@ -222,9 +301,17 @@ class LoadTest:
             if act_task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await act_task
+            await http.close()
 
     async def act(
-        self, game: GameRun, seat: int, token: str, move: str, mn: int, rng: random.Random
+        self,
+        http: HttpConn,
+        game: GameRun,
+        seat: int,
+        token: str,
+        move: str,
+        mn: int,
+        rng: random.Random,
     ) -> None:
         think = self.cfg.think_ms / 1000 * rng.uniform(0.5, 1.5)
         if think > 0:
@@ -241,18 +328,18 @@ class LoadTest:
             game.commits[(seat, mn)] = t0
         else:
             game.sent[mn + 1] = t0
-        assert self.http is not None
         try:
-            r = await self.http.post(
+            status, answer = await http.request(
+                "POST",
                 f"/api/games/{game.id}/moves",
-                json={"move": move, "expected": mn},
-                headers={HEADER: token},
+                {"move": move, "expected": mn},
+                {HEADER: token},
             )
-        except httpx.HTTPError as e:
-            self.stats.error("http", f"POST move {move!r}: {e!r}")
+        except HttpError as e:
+            self.stats.error("http", f"POST move {move!r}: {e}")
             return
-        if r.status_code != 200:
-            self.stats.error(f"http_{r.status_code}", f"POST move {move!r}: {r.text[:200]}")
+        if status != 200:
+            self.stats.error(f"http_{status}", f"POST move {move!r}: {answer[:200]!r}")
             return
         if self.measuring:
             self.stats.human_moves += 1
@@ -261,7 +348,7 @@ class LoadTest:
 
     # -- one game slot -----------------------------------------------------
 
-    async def create_game(self) -> tuple[GameRun, list[tuple[int, str]]] | None:
+    async def create_game(self, http: HttpConn) -> tuple[GameRun, list[tuple[int, str]]] | None:
         cfg = self.cfg
         seats: list[dict[str, Any]] = [
             {"kind": "human", "name": f"load {i}"} for i in range(cfg.humans)
@@ -270,23 +357,29 @@ class LoadTest:
         order = list(range(cfg.players))
         self.rng.shuffle(order)
         body = {"players": cfg.players, "seats": [seats[i] for i in order]}
-        assert self.http is not None
         try:
-            r = await self.http.post("/api/games", json=body)
-        except httpx.HTTPError as e:
-            self.stats.error("http", f"POST /api/games: {e!r}")
+            status, answer = await http.request("POST", "/api/games", body)
+        except HttpError as e:
+            self.stats.error("http", f"POST /api/games: {e}")
             return None
-        if r.status_code != 201:
-            self.stats.error(f"http_{r.status_code}", f"POST /api/games: {r.text[:200]}")
+        if status != 201:
+            self.stats.error(f"http_{status}", f"POST /api/games: {answer[:200]!r}")
             return None
-        data = r.json()
+        data = json.loads(answer)
         self.stats.games_started += 1
         humans = [(s["seat"], s["token"]) for s in data["seats"] if s["token"]]
         return GameRun(data["id"]), humans
 
     async def slot(self, first_ready: asyncio.Event) -> None:
+        http = HttpConn(self.host, self.port)
+        try:
+            await self._slot(http, first_ready)
+        finally:
+            await http.close()
+
+    async def _slot(self, http: HttpConn, first_ready: asyncio.Event) -> None:
         while not self.stopping.is_set():
-            made = await self.create_game()
+            made = await self.create_game(http)
             if made is None:
                 await asyncio.sleep(1.0)
                 continue
@@ -307,36 +400,32 @@ class LoadTest:
     async def run(self, on_ready: Callable[[], None] | None = None) -> tuple[float, int]:
         """Play until the duration or move budget is spent: (seconds measured, moves made)."""
         cfg = self.cfg
-        limits = httpx.Limits(max_connections=max(100, cfg.games * cfg.humans))
-        async with httpx.AsyncClient(base_url=self.base, timeout=30, limits=limits) as http:
-            self.http = http
-            readies = [asyncio.Event() for _ in range(cfg.games)]
-            slots = []
-            # set the games up in waves, as people arrive, not all in one instant
-            for i, ev in enumerate(readies):
-                slots.append(asyncio.create_task(self.slot(ev)))
-                if i % 20 == 19:
-                    await asyncio.sleep(0.05)
-            await asyncio.gather(*(ev.wait() for ev in readies))
-            if on_ready is not None:
-                on_ready()
-            self.stats.moves_at_start = sum(self.stats.moves_seen.values())
-            seen_before = dict(self.stats.moves_seen)
-            self.measuring = True
-            t0 = time.perf_counter()
-            if cfg.moves is None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), timeout=cfg.duration)
-            else:
-                await self.stopping.wait()
-            elapsed = time.perf_counter() - t0
-            self.measuring = False
-            self.stopping.set()
-            for ws in list(self.sockets):  # wake the clients that wait for a frame
-                await ws.close()
-            moves = sum(n - seen_before.get(g, 0) for g, n in self.stats.moves_seen.items())
-            await asyncio.gather(*slots, return_exceptions=True)
-            self.http = None
+        readies = [asyncio.Event() for _ in range(cfg.games)]
+        slots = []
+        # set the games up in waves, as people arrive, not all in one instant
+        for i, ev in enumerate(readies):
+            slots.append(asyncio.create_task(self.slot(ev)))
+            if i % 20 == 19:
+                await asyncio.sleep(0.05)
+        await asyncio.gather(*(ev.wait() for ev in readies))
+        if on_ready is not None:
+            on_ready()
+        self.stats.moves_at_start = sum(self.stats.moves_seen.values())
+        seen_before = dict(self.stats.moves_seen)
+        self.measuring = True
+        t0 = time.perf_counter()
+        if cfg.moves is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), timeout=cfg.duration)
+        else:
+            await self.stopping.wait()
+        elapsed = time.perf_counter() - t0
+        self.measuring = False
+        self.stopping.set()
+        for ws in list(self.sockets):  # wake the clients that wait for a frame
+            await ws.close()
+        moves = sum(n - seen_before.get(g, 0) for g, n in self.stats.moves_seen.items())
+        await asyncio.gather(*slots, return_exceptions=True)
         return elapsed, moves
 
 
