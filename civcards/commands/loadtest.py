@@ -151,7 +151,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--think-ms", help="Mean think time of a human, ms (uniform 0.5x to 1.5x).", min=0
             ),
-        ] = 200.0,
+        ] = 1000.0,
         bot_delay: Annotated[
             float,
             typer.Option("--bot-delay", help="The started server's --bot-delay, seconds.", min=0),

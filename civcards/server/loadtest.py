@@ -119,7 +119,7 @@ class LoadConfig:
     humans: int = 2  # simulated humans per game (the other seats are bots)
     duration: float = 20.0  # seconds of measurement (after the games are set up)
     moves: int | None = None  # or stop after this many human moves
-    think_ms: float = 200.0  # mean think time of a human (uniform 0.5x..1.5x)
+    think_ms: float = 1000.0  # mean think time of a human (uniform 0.5x..1.5x)
     url: str | None = None  # a running server; None: start one
     seed: int = 0
     bot_delay: float = 0.2  # --bot-delay of the server started here

@@ -36,6 +36,8 @@ class ServerProcess:
         bot_delay: float = 0.0,
         allow_seed: bool = True,
         db_url: str | None = None,
+        extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db_path = db_path
         self.db_url = db_url or f"sqlite:///{db_path}"
@@ -45,6 +47,8 @@ class ServerProcess:
         self.allow_seed = allow_seed
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(".log")
+        self.extra_args = extra_args
+        self.env = env
 
     def start(self) -> None:
         cmd = [
@@ -63,8 +67,10 @@ class ServerProcess:
         ]
         if self.allow_seed:
             cmd.append("--allow-seed")
+        cmd += self.extra_args
+        env = {**os.environ, **self.env} if self.env else None
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
