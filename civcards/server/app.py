@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .core import ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
-from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard
+from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text
 
 log = logging.getLogger("civcards.server")
 
@@ -332,7 +332,7 @@ def create_app(
             await websocket.close(code=4404)
             return
         try:
-            hello = await asyncio.wait_for(websocket.receive_text(), timeout=20)
+            hello = await asyncio.wait_for(receive_text(websocket), timeout=20)
             if guard.too_large(hello):
                 raise ValueError
             msg = json.loads(hello)
@@ -369,7 +369,11 @@ def create_app(
         try:
             await send({"type": "state", **server.view(live, seat, sub.lang)})
             while True:
-                text = await websocket.receive_text()
+                try:
+                    text = await receive_text(websocket)
+                except ValueError as e:
+                    await send({"type": "error", "code": "bad_message", "detail": str(e)})
+                    continue
                 refused = guard.too_large(text)
                 if refused:
                     await send(refused)

@@ -303,3 +303,21 @@ class WsGuard:
                 "retry_after": round(wait, 3),
             }
         return None
+
+
+class BinaryMessage(ValueError):
+    """A WebSocket message in binary: the table speaks JSON text only."""
+
+
+async def receive_text(websocket: Any) -> str:
+    """The next text message of a Starlette WebSocket; :class:`BinaryMessage` for a binary
+    one (Starlette's own ``receive_text`` fails on it with a KeyError: a server error)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    msg = await websocket.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000), msg.get("reason"))
+    text = msg.get("text")
+    if text is None:
+        raise BinaryMessage("send JSON objects as text messages, not binary ones")
+    return str(text)
