@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev,web,research]'
+	$(BIN)/pip install -q -e '.[dev,web,research,load]'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -407,7 +407,18 @@ class LoadTest:
             slots.append(asyncio.create_task(self.slot(ev)))
             if i % 20 == 19:
                 await asyncio.sleep(0.05)
-        await asyncio.gather(*(ev.wait() for ev in readies))
+        setup_s = 60.0 + cfg.games * 0.5
+        try:
+            await asyncio.wait_for(asyncio.gather(*(ev.wait() for ev in readies)), timeout=setup_s)
+        except TimeoutError:
+            self.stopping.set()
+            for ws in list(self.sockets):
+                await ws.close()
+            await asyncio.gather(*slots, return_exceptions=True)
+            why = "; ".join(self.stats.samples[:3]) or "no reason known"
+            raise RuntimeError(
+                f"the {cfg.games} games could not be set up in {setup_s:g} s ({why})"
+            ) from None
         if on_ready is not None:
             on_ready()
         self.stats.moves_at_start = sum(self.stats.moves_seen.values())
@@ -515,6 +526,11 @@ def run_load(
             own.stop()
             raise
     base = cfg.url or (own.base if own else "")
+    if cfg.url is not None:
+        try:
+            httpx.get(cfg.url.rstrip("/") + "/api/games", timeout=10).raise_for_status()
+        except httpx.HTTPError as e:
+            raise RuntimeError(f"no civcards server answers at {cfg.url}: {e}") from None
     peak_rss: float | None = None
     try:
         test = LoadTest(cfg, base, on_move=on_move)
