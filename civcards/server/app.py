@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .core import ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
-from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text
+from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text, tune_gc
 
 log = logging.getLogger("civcards.server")
 
@@ -149,6 +149,7 @@ def create_app(
         migrate(engine)
         server.load_unfinished()
         server.kick_all()
+        tune_gc()
         yield
         await server.stop()
         engine.dispose()
