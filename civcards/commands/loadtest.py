@@ -33,12 +33,14 @@ def fmt(v: float | None) -> str:
 def print_results(results: list[LoadResult], console: Console) -> None:
     r0 = results[0]
     table = Table(
-        title=f"civcards loadtest: {r0.players} players per game ({r0.humans} simulated humans), "
-        f"think {r0.think_ms:g} ms, {r0.url}"
+        title=f"loadtest: {r0.players} players per game ({r0.humans} humans), "
+        f"think {r0.think_ms:g} ms",
+        caption="p50…max: ms from a human's move sent to the resulting frame at each human "
+        f"client of the game; RSS: the server's peak memory; server: {r0.url}",
     )
     for col in (
-        "games", "clients", "seconds", "moves", "moves/s", "p50 ms", "p90 ms", "p99 ms",
-        "max ms", "errors", "server RSS MiB",
+        "games", "clients", "s", "moves", "moves/s", "p50", "p90", "p99", "max", "errors",
+        "RSS MiB",
     ):  # fmt: skip
         table.add_column(col, justify="right")
     for r in results:
@@ -56,10 +58,6 @@ def print_results(results: list[LoadResult], console: Console) -> None:
             fmt(r.server_rss_mb),
         )
     console.print(table)
-    console.print(
-        "[dim]latency: from a human's move being sent to the frame with the resulting "
-        "position arriving at each human client of the game[/dim]"
-    )
     for r in results:
         for s in r.error_samples:
             console.print(f"[red]error[/red] ({r.games} games): {s}")

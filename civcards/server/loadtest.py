@@ -378,11 +378,18 @@ class LoadTest:
             await http.close()
 
     async def _slot(self, http: HttpConn, first_ready: asyncio.Event) -> None:
+        failures = 0
         while not self.stopping.is_set():
             made = await self.create_game(http)
             if made is None:
+                failures += 1
+                if failures >= 5:  # the server is gone or refuses: end the run
+                    self.stats.error("giving_up", "5 games in a row could not be created")
+                    self.stopping.set()
+                    return
                 await asyncio.sleep(1.0)
                 continue
+            failures = 0
             game, humans = made
             readies = [asyncio.Event() for _ in humans]
             tasks = [
