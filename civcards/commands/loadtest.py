@@ -36,11 +36,11 @@ def print_results(results: list[LoadResult], console: Console) -> None:
         title=f"loadtest: {r0.players} players per game ({r0.humans} humans), "
         f"think {r0.think_ms:g} ms",
         caption="p50…max: ms from a human's move sent to the resulting frame at each human "
-        f"client of the game; RSS: the server's peak memory; server: {r0.url}",
+        f"client of the game; mv/s: moves per second; err: errors; MiB: the server's peak "
+        f"memory (RSS); server: {r0.url}",
     )
     for col in (
-        "games", "clients", "s", "moves", "moves/s", "p50", "p90", "p99", "max", "errors",
-        "RSS MiB",
+        "games", "clients", "s", "moves", "mv/s", "p50", "p90", "p99", "max", "err", "MiB",
     ):  # fmt: skip
         table.add_column(col, justify="right")
     for r in results:

@@ -258,3 +258,36 @@ def test_fuzzed_websocket_messages_get_errors_or_a_clear_close(table: Table) -> 
 
     check()
     assert table.snapshot() == before
+
+
+def test_replays_and_other_seats_moves_are_refused_without_a_trace(table: Table) -> None:
+    """The exact cases a fuzzer may seldom hit: a replay of the last move (its body sent
+    again), the mover's legal move sent with another seat's or another game's token."""
+    before = table.snapshot()
+    v = table.http.get(f"/api/games/{table.gid}/state", headers={H: table.tokens[0]}).json()
+    n, mover = v["move_number"], v["game"]["to_move"]
+    last = v["observation"]["history"][-1]
+    last_mover = v["observation"]["movers"][-1]
+    move_url = f"/api/games/{table.gid}/moves"
+    r = table.http.post(
+        move_url, json={"move": last, "expected": n - 1}, headers={H: table.tokens[last_mover]}
+    )
+    assert r.status_code == 409 and r.json()["code"] == "stale"
+    assert_problem(r)
+    mine = table.http.get(f"/api/games/{table.gid}/options", headers={H: table.tokens[mover]})
+    o = mine.json()  # the mover's choices (or those of the choice it committed to)
+    legal = o["pending"]["choices"][0] if o["pending"] else o["options"][0]
+    for token in [t for i, t in enumerate(table.tokens) if i != mover]:
+        r = table.http.post(move_url, json={"move": legal, "expected": n}, headers={H: token})
+        assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
+        assert_problem(r)
+    r = table.http.post(
+        move_url, json={"move": legal, "expected": n}, headers={H: table.other_token}
+    )
+    assert r.status_code == 403 and r.json()["code"] == "bad_token"
+    assert_problem(r)
+    # a seat cannot read another seat's options (an empty list: not its turn)
+    for seat, token in enumerate(table.tokens):
+        o = table.http.get(f"/api/games/{table.gid}/options", headers={H: token}).json()
+        assert (o["options"] != [] or o["pending"] is not None) == (seat == mover)
+    assert table.snapshot() == before
