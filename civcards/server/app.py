@@ -372,8 +372,11 @@ def create_app(
             while True:
                 try:
                     text = await receive_text(websocket)
-                except ValueError as e:
-                    await send({"type": "error", "code": "bad_message", "detail": str(e)})
+                except ValueError as e:  # binary: refused, and counted against the rate
+                    await send(
+                        guard.too_fast()
+                        or {"type": "error", "code": "bad_message", "detail": str(e)}
+                    )
                     continue
                 refused = guard.too_large(text)
                 if refused:
