@@ -294,6 +294,8 @@ class LoadTest:
         except (OSError, websockets.InvalidHandshake, TimeoutError) as e:
             if not self.stopping.is_set():
                 self.stats.error("connect", f"game {game.id} seat {seat}: {e!r}")
+        except (ValueError, KeyError, TypeError) as e:  # a frame that is not a view
+            self.stats.error("bad_frame", f"game {game.id} seat {seat}: {e!r}")
         finally:
             ready.set()
             if ws is not None:
