@@ -24,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used")
 
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server with small limits: 2 KB bodies, a request per 5 s (5 at once), 1000-character
+    """A server with small limits: 2 KB bodies, a request per 100 s (5 at once), 1000-character
     WebSocket messages (options), 1 message/s (3 at once) per socket (environment)."""
     s = ServerProcess(
         tmp_path_factory.mktemp("tight") / "civ.db",
@@ -32,7 +32,7 @@ def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
             "--max-body",
             "2048",
             "--rate-limit",
-            "2",
+            "0.01",
             "--rate-burst",
             "5",
             "--ws-max-message",
@@ -75,11 +75,10 @@ def test_too_many_requests_are_429_with_retry_after(tight: ServerProcess) -> Non
     codes = [
         httpx.get(tight.base + "/api/games", headers={H: "hasty"}).status_code for _ in range(8)
     ]
-    assert codes[:5] == [200] * 5
-    assert 429 in codes[5:]
+    assert codes == [200] * 5 + [429] * 3
     r = httpx.get(tight.base + "/api/games", headers={H: "hasty"})
     assert r.status_code == 429
-    assert int(r.headers["retry-after"]) >= 1
+    assert 1 <= int(r.headers["retry-after"]) <= 100
     assert r.json()["code"] == "rate_limited" and "per second" in r.json()["detail"]
     # another client (another token) is not held back
     assert httpx.get(tight.base + "/api/games", headers={H: "patient"}).status_code == 200
