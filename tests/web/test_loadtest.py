@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +61,14 @@ def test_percentile_is_the_nearest_rank() -> None:
     assert percentile(xs, 0.99) == 99.0
     assert percentile([3.0], 0.99) == 3.0
     assert percentile([], 0.5) is None
+
+
+def test_loadtest_curve_draws_its_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "curve.png"
+    r = run("--curve", "1,2", "--duration", "1", "--think-ms", "50", "--bot-delay", "0",
+            "--plot", str(png), "--json")  # fmt: skip
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    curve = json.loads(r.stdout)["curve"]
+    assert [c["games"] for c in curve] == [1, 2]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
