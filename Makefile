@@ -2,8 +2,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,ray
-EXTRAS ?= dev,web,research,sim
+# the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,load,ray
+EXTRAS ?= dev,web,research,sim,load
 
 .PHONY: .venv install run play test lint typecheck bench clean
 

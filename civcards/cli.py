@@ -1,10 +1,10 @@
-"""The ``civcards`` command line: play, replay, simulate, arena, report, bench, serve."""
+"""The ``civcards`` command line: play, replay, simulate, arena, report, bench, serve, loadtest."""
 
 from __future__ import annotations
 
 import typer
 
-from .commands import arena, bench, play, replay, report, serve, simulate
+from .commands import arena, bench, loadtest, play, replay, report, serve, simulate
 
 app = typer.Typer(
     name="civcards",
@@ -14,7 +14,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, simulate, arena, report, bench, serve):
+for module in (play, replay, simulate, arena, report, bench, serve, loadtest):
     module.register(app)
 
 

@@ -20,7 +20,7 @@ were listed before the choice, so :func:`seat_options` lists them as
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .cards import LETTERS, counts_to_str
@@ -90,7 +90,23 @@ class Observation:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The observation as plain JSON-safe data (the same as ``dataclasses.asdict``,
+        without its generic deep copy: the web table calls this for every frame)."""
+        return {name: _plain(getattr(self, name)) for name in _OBS_FIELDS}
+
+
+def _plain(v: Any) -> Any:
+    t = type(v)
+    if t is list:
+        return [_plain(x) for x in v]
+    if t is dict:
+        return {k: _plain(x) for k, x in v.items()}
+    if t is tuple:
+        return tuple(_plain(x) for x in v)
+    return v
+
+
+_OBS_FIELDS = tuple(f.name for f in fields(Observation))
 
 
 def markers_json(g: GameState) -> list[dict[str, Any]]:
@@ -246,7 +262,7 @@ def _fold_draft(g: GameState, v: _Views) -> None:
         _plus(takes, m.cards)
     for s in range(n):
         o = 1 - s
-        recv = {int(e[1]): _counts(str(e[3])) for e in g.learned[s] if e[0] == "draft_received"}
+        recv = {int(str(e[1])): _counts(str(e[3])) for e in g.learned[s] if e[0] == "draft_received"}
         keeps = [m.cards for i, m in enumerate(g.history[: 3 * n]) if g.movers[i] == s]
         if len(keeps) != 3 or len(recv) != 3:  # pragma: no cover - a draft has three keeps
             continue

@@ -6,6 +6,7 @@ Several processes may serve the same games: give them all the same PostgreSQL
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated
 
 import typer
@@ -44,12 +45,43 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         log_level: Annotated[str, typer.Option(help="Uvicorn log level.")] = "info",
+        max_body: Annotated[
+            int,
+            typer.Option(
+                help="Most bytes of a request body (413 beyond; 0: no limit).",
+                min=0,
+                envvar="CIVCARDS_MAX_BODY",
+            ),
+        ] = 64 * 1024,
+        rate_limit: Annotated[
+            float,
+            typer.Option(
+                help="Requests per second per client, seat token or IP (429 beyond; 0: no limit).",
+                min=0,
+                envvar="CIVCARDS_RATE_LIMIT",
+            ),
+        ] = 50.0,
+        rate_burst: Annotated[
+            int,
+            typer.Option(
+                help="Requests a client may send at once.", min=1, envvar="CIVCARDS_RATE_BURST"
+            ),
+        ] = 500,
+        ws_max_message: Annotated[
+            int,
+            typer.Option(
+                help="Most characters of a WebSocket message (close 1009 beyond; 0: no limit).",
+                min=0,
+                envvar="CIVCARDS_WS_MAX_MESSAGE",
+            ),
+        ] = 16 * 1024,
     ) -> None:
         """Run the web table: play in the browser or over the HTTP API (/docs)."""
         try:
             import uvicorn
 
             from ..server import create_app
+            from ..server.limits import Limits
         except ImportError as e:
             typer.echo(
                 f"error: the web table needs the 'web' extra (pip install 'civcards[web]'): {e}",
@@ -68,8 +100,23 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: cannot use --redis: {e}", err=True)
             raise typer.Exit(2) from None
         try:
+            limits = replace(
+                Limits.from_env(),
+                max_body=max_body,
+                rate=rate_limit,
+                burst=rate_burst,
+                ws_max_message=ws_max_message,
+            )
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        try:
             application = create_app(
-                db, bot_delay=bot_delay, allow_seed=allow_seed, redis_url=redis or None
+                db,
+                bot_delay=bot_delay,
+                allow_seed=allow_seed,
+                redis_url=redis or None,
+                limits=limits,
             )
         except Exception as e:  # a bad URL: say so without a traceback
             typer.echo(f"error: cannot use the database {db!r}: {e}", err=True)
@@ -81,4 +128,5 @@ def register(app: typer.Typer) -> None:
             log_level=log_level,
             access_log=True,
             ws_ping_interval=20,
+            ws_max_size=limits.ws_hard_cap(),
         )

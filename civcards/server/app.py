@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
+from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text, tune_gc
 
 log = logging.getLogger("civcards.server")
 
@@ -121,6 +122,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": Problem},
     409: {"model": Problem},
     422: {"model": Problem},
+    413: {"model": Problem},
+    429: {"model": Problem},
 }
 
 
@@ -134,9 +137,12 @@ def create_app(
     bot_delay: float = 1.0,
     allow_seed: bool = False,
     redis_url: str | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
-    """The web table over the database at ``db_url`` (migrated on start); with
-    ``redis_url``, one of several processes sharing that database (docs/operations.md)."""
+    """The web table over the database at ``db_url`` (migrated on start), with ``limits``
+    on what clients send (default: :meth:`Limits.from_env`); with ``redis_url``, one of
+    several processes sharing that database (docs/operations.md)."""
+    limits = Limits.from_env() if limits is None else limits
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
     bus = None
@@ -155,6 +161,7 @@ def create_app(
         else:
             server.kick_all()  # shared: the sweeper takes over bots nobody drives
         server.start()
+        tune_gc()
         yield
         await server.stop()
         if bus is not None:
@@ -171,6 +178,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.server = server
+    app.state.limits = limits
+    app.add_middleware(LimitsMiddleware, limits=limits)
 
     @app.exception_handler(ApiError)
     async def _api_error(_r: Request, e: ApiError) -> JSONResponse:
@@ -343,6 +352,7 @@ def create_app(
         """Live views. The client's first message: {"token": "..."} (or null to watch),
         optionally "lang". Each frame is then {"type": "state", ...its own view}."""
         await websocket.accept()
+        guard = WsGuard(limits)
         try:
             live = server.get(game_id)
         except ApiError as e:
@@ -355,7 +365,9 @@ def create_app(
             await websocket.close(code=1013)  # try again later: the browser reconnects
             return
         try:
-            hello = await asyncio.wait_for(websocket.receive_text(), timeout=20)
+            hello = await asyncio.wait_for(receive_text(websocket), timeout=20)
+            if guard.too_large(hello):
+                raise ValueError
             msg = json.loads(hello)
             if not isinstance(msg, dict):
                 raise ValueError
@@ -394,7 +406,23 @@ def create_app(
         try:
             await send({"type": "state", **server.view(live, seat, sub.lang)})
             while True:
-                text = await websocket.receive_text()
+                try:
+                    text = await receive_text(websocket)
+                except ValueError as e:  # binary: refused, and counted against the rate
+                    await send(
+                        guard.too_fast()
+                        or {"type": "error", "code": "bad_message", "detail": str(e)}
+                    )
+                    continue
+                refused = guard.too_large(text)
+                if refused:
+                    await send(refused)
+                    await websocket.close(code=WS_TOO_BIG)
+                    return
+                refused = guard.too_fast()
+                if refused:
+                    await send(refused)
+                    continue
                 try:
                     msg = json.loads(text)
                     if not isinstance(msg, dict):

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy import BindParameter, String, bindparam, delete, func, insert, select, update
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
@@ -58,6 +58,38 @@ STALE = (
 
 class _Stale(Exception):
     """The database holds a newer record than this process: refuse and refresh."""
+
+
+# The statements of the hot path (a store), built once (SQL Core, no ORM session): SQLAlchemy
+# then compiles each once and only binds the game's id.
+_GID: BindParameter[str] = bindparam("gid", type_=String())
+#: the game's row lock; a statement of its own, so that the check after it reads, with a
+#: fresh snapshot, what the lock's previous holder committed (PostgreSQL, read committed)
+_LOCK_GAME = select(GameRow.id).where(GameRow.id == _GID).with_for_update()
+#: the record as the database holds it: the number of moves and the pending choice, if any
+_CHECK_RECORD = (
+    select(
+        select(func.count())
+        .select_from(MoveRow)
+        .where(MoveRow.game_id == _GID)
+        .scalar_subquery()
+        .label("moves"),
+        PendingRow.seat,
+        PendingRow.idx,
+        PendingRow.option,
+    )
+    .select_from(GameRow)
+    .outerjoin(PendingRow, PendingRow.game_id == GameRow.id)
+    .where(GameRow.id == _GID)
+)
+_INSERT_MOVE = insert(MoveRow)
+_INSERT_PENDING = insert(PendingRow)
+_DELETE_PENDING = delete(PendingRow).where(PendingRow.game_id == _GID)
+_FINISH_GAME = update(GameRow).where(GameRow.id == _GID).values(status="finished")
+
+#: a change stored by :meth:`TableServer._store`: it gets the connection (inside the
+#: transaction that holds the game's row lock) and whether a pending row is there to delete
+Write = Callable[[Connection, bool], None]
 
 
 class ApiError(Exception):
@@ -658,9 +690,15 @@ class TableServer:
             option = norm[0]
             idx = len(live.moves)
 
-            def write(s: Session) -> None:
-                s.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
-                s.add(PendingRow(game_id=live.id, seat=seat, idx=idx, option=option))
+            gid = live.id
+
+            def write(conn: Connection, has_pending: bool) -> None:
+                if has_pending:
+                    conn.execute(_DELETE_PENDING, {"gid": gid})
+                conn.execute(
+                    _INSERT_PENDING,
+                    {"game_id": gid, "seat": seat, "idx": idx, "option": option},
+                )
 
             self._store(live, write)
             live.pending = Pending(seat, len(live.moves), option)
@@ -690,12 +728,14 @@ class TableServer:
         nxt = live.state.copy()
         nxt.apply(move)
         idx = len(live.moves)
+        gid = live.id
 
-        def write(s: Session) -> None:
-            s.add(MoveRow(game_id=live.id, idx=idx, seat=seat, text=move))
-            s.execute(delete(PendingRow).where(PendingRow.game_id == live.id))
+        def write(conn: Connection, has_pending: bool) -> None:
+            conn.execute(_INSERT_MOVE, {"game_id": gid, "idx": idx, "seat": seat, "text": move})
+            if has_pending:
+                conn.execute(_DELETE_PENDING, {"gid": gid})
             if nxt.finished:
-                s.execute(update(GameRow).where(GameRow.id == live.id).values(status="finished"))
+                conn.execute(_FINISH_GAME, {"gid": gid})
 
         self._store(live, write)
         live.state = nxt
@@ -703,25 +743,27 @@ class TableServer:
         live.pending = None
         live.changed_at = time.monotonic()
 
-    def _store(self, live: Live, write: Callable[[Session], None]) -> None:
+    def _store(self, live: Live, write: Write) -> None:
         """One transaction: lock the game's row, check that the database holds the record
         this process holds (moves and pending choice), then ``write``. A newer record
-        (another process stored first) refreshes ``live`` and refuses with 409 stale."""
+        (another process stored first) refreshes ``live`` and refuses with 409 stale.
+        SQL Core on prepared statements: this is the hot path of every move."""
         p = live.pending
         mine = None if p is None else (p.seat, p.idx, p.option)
+        gid = {"gid": live.id}
         try:
-            with Session(self.engine) as s, s.begin():
-                s.execute(select(GameRow.id).where(GameRow.id == live.id).with_for_update())
-                n = s.scalar(
-                    select(func.count()).select_from(MoveRow).where(MoveRow.game_id == live.id)
-                )
-                prow = s.get(PendingRow, live.id)
-                theirs = None if prow is None else (prow.seat, prow.idx, prow.option)
-                if theirs is not None and theirs[1] != n:
-                    theirs = None  # left over from an earlier move: not a choice now
+            with self.engine.begin() as conn:
+                conn.execute(_LOCK_GAME, gid)
+                row = conn.execute(_CHECK_RECORD, gid).first()
+                if row is None:  # the game's row is gone
+                    raise _Stale
+                n, pseat, pidx, poption = row
+                has_pending = pidx is not None
+                theirs = None if pidx is None or pidx != n else (pseat, pidx, poption)
+                # (a pending row of an earlier move number is left over: not a choice now)
                 if n != len(live.moves) or theirs != mine:
                     raise _Stale
-                write(s)
+                write(conn, has_pending)
         except (_Stale, IntegrityError):
             log.info("game %s: refused a stale change at move %d", live.id, len(live.moves))
             self._sync_locked(live)

@@ -7,6 +7,7 @@ them when the server starts.
 from __future__ import annotations
 
 import hashlib
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -101,15 +102,33 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+#: SQLite's ``synchronous`` setting (environment variable ``CIVCARDS_SQLITE_SYNC``)
+SQLITE_SYNC = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def sqlite_sync() -> str:
+    """``NORMAL`` (default): in WAL mode a commit is written to the log before the move is
+    told to anyone and survives a crash of the server process, without a disk flush per
+    move; ``FULL`` flushes every commit to the disk too (survives a power cut; slower)."""
+    value = os.environ.get("CIVCARDS_SQLITE_SYNC", "NORMAL").strip().upper() or "NORMAL"
+    if value not in SQLITE_SYNC:
+        raise ValueError(f"CIVCARDS_SQLITE_SYNC={value!r}: choose one of {', '.join(SQLITE_SYNC)}")
+    return value
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets foreign keys and a busy timeout."""
+    """An engine for ``url``; SQLite gets foreign keys, a busy timeout, and the write-ahead
+    log (WAL: readers never wait for the writer, a commit is one append)."""
     if url.startswith("sqlite"):
+        sync = sqlite_sync()
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _rec):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
             cur.close()
 
         return engine

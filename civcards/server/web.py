@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,6 +32,28 @@ def browser_lang(request: Request) -> str:
     return "en"
 
 
+#: the words of moves already described, per game, language and names (every frame of a
+#: game repeats its whole log: describe each move once)
+_WORDS: weakref.WeakKeyDictionary[Live, dict[tuple[str, tuple[str, ...], bool], dict[str, str]]]
+_WORDS = weakref.WeakKeyDictionary()
+
+
+def _describer(live: Live, lang: str, names: list[str], past: bool) -> Callable[[str], str]:
+    per_game = _WORDS.setdefault(live, {})
+    memo = per_game.setdefault((lang, tuple(names), past), {})
+    if len(per_game) > 16:  # names changed often: forget the old ones
+        per_game.clear()
+        per_game[(lang, tuple(names), past)] = memo
+
+    def words(text: str) -> str:
+        w = memo.get(text)
+        if w is None:
+            w = memo[text] = describe_move(lang, text, names, past=past)
+        return w
+
+    return words
+
+
 def decorate(live: Live, view: dict[str, Any], lang: str) -> None:
     """Add words in ``lang``: the move log, the options, and how the game was won."""
     lang = normalize_lang(lang)
@@ -37,14 +61,16 @@ def decorate(live: Live, view: dict[str, Any], lang: str) -> None:
     obs = view["observation"]
     view["lang"] = lang
     view["names"] = names
+    said = _describer(live, lang, names, True)
     view["log"] = [
-        {"seat": seat, "text": text, "words": describe_move(lang, text, names, past=True)}
+        {"seat": seat, "text": text, "words": said(text)}
         for seat, text in zip(obs["movers"], obs["history"], strict=True)
     ]
     shown = list(view["options"])
     if view["pending"]:
         shown += view["pending"]["choices"]
-    view["words"] = {o: describe_move(lang, o, names) for o in shown}
+    say = _describer(live, lang, names, False)
+    view["words"] = {o: say(o) for o in shown}
     result = None
     g = live.state
     if g.finished:

@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,8 @@ class ServerProcess:
         bot_delay: float = 0.0,
         allow_seed: bool = True,
         db_url: str | None = None,
-        extra_args: list[str] | None = None,
+        extra_args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.db_path = db_path
         self.db_url = db_url or f"sqlite:///{db_path}"
@@ -46,7 +47,8 @@ class ServerProcess:
         self.allow_seed = allow_seed
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = db_path.with_suffix(".log")
-        self.extra_args = list(extra_args or [])
+        self.extra_args = list(extra_args)
+        self.env = env
 
     def start(self) -> None:
         cmd = [
@@ -66,8 +68,9 @@ class ServerProcess:
         if self.allow_seed:
             cmd.append("--allow-seed")
         cmd += self.extra_args
+        env = {**os.environ, **self.env} if self.env else None
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -19,7 +19,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_serve_is_listed_with_its_options() -> None:
     r = run("serve", "--help")
     assert r.returncode == 0
-    for opt in ("--host", "--port", "--db", "--redis", "--bot-delay"):
+    for opt in ("--host", "--port", "--db", "--redis", "--bot-delay", "--max-body",
+                "--rate-limit", "--rate-burst", "--ws-max-message"):  # fmt: skip
         assert opt in r.stdout
 
 

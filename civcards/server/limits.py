@@ -1,0 +1,333 @@
+"""Limits on what a client may send: request size, request rate, WebSocket message size and rate.
+
+Every limit answers with a clear refusal and changes nothing:
+
+- an HTTP body over ``max_body`` bytes: ``413`` ``{"code": "too_large"}``;
+- more requests than ``rate`` per second (``burst`` at once) from one client:
+  ``429`` ``{"code": "rate_limited"}`` with a ``Retry-After`` header. A client
+  is its seat token (header ``X-Seat-Token``) when it sends one, else its IP
+  address;
+- a WebSocket message over ``ws_max_message`` bytes: an error frame
+  ``too_large`` and the close code 1009; more than ``ws_rate`` messages per
+  second (``ws_burst`` at once) on one socket: an error frame ``rate_limited``
+  (the message is dropped, the socket stays open).
+
+A limit set to 0 is off. ``civcards serve`` takes them as options or from the
+environment (:data:`ENV`).
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import math
+import os
+import time
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: close code of a WebSocket whose message is too big (RFC 6455)
+WS_TOO_BIG = 1009
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The limits of one server. The defaults let a browser, the tests and the load test through."""
+
+    max_body: int = 64 * 1024  # bytes of an HTTP request body
+    rate: float = 50.0  # requests per second and client, sustained
+    burst: int = 500  # requests a client may send at once
+    ws_max_message: int = 16 * 1024  # bytes of one WebSocket message from a client
+    ws_rate: float = 20.0  # WebSocket messages per second and socket, sustained
+    ws_burst: int = 100  # WebSocket messages at once
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if getattr(self, f.name) < 0:
+                raise ValueError(f"the limit {f.name} cannot be negative")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Limits:
+        """Defaults, overridden by the environment variables of :data:`ENV`."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            var = ENV[f.name]
+            text = env.get(var)
+            if text is None or not text.strip():
+                continue
+            try:
+                values[f.name] = float(text) if f.type == "float" else int(text)
+            except ValueError:
+                raise ValueError(f"{var}={text!r} is not a number") from None
+        return cls(**values)
+
+    def ws_hard_cap(self) -> int:
+        """The most bytes the WebSocket layer reads at all (it closes with 1009 beyond)."""
+        if self.ws_max_message == 0:
+            return 16 * 1024 * 1024
+        return max(4 * self.ws_max_message, 64 * 1024)
+
+
+#: the environment variable of each limit
+ENV: dict[str, str] = {
+    "max_body": "CIVCARDS_MAX_BODY",
+    "rate": "CIVCARDS_RATE_LIMIT",
+    "burst": "CIVCARDS_RATE_BURST",
+    "ws_max_message": "CIVCARDS_WS_MAX_MESSAGE",
+    "ws_rate": "CIVCARDS_WS_RATE_LIMIT",
+    "ws_burst": "CIVCARDS_WS_RATE_BURST",
+}
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; each request takes one."""
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = float(max(burst, 1))
+        self.tokens = self.burst
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> float:
+        """Take a token: 0.0 if there was one, else the seconds until there is one."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+    def full(self, now: float) -> bool:
+        return self.tokens + (now - self.stamp) * self.rate >= self.burst
+
+
+class RateLimiter:
+    """A token bucket per client key; full buckets are forgotten when there are many."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self.buckets: dict[str, TokenBucket] = {}
+
+    @property
+    def enabled(self) -> bool:
+        return self.rate > 0
+
+    def take(self, key: str) -> float:
+        """0.0 if ``key`` may go on, else the seconds it must wait."""
+        if not self.enabled:
+            return 0.0
+        now = time.monotonic()
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= self.max_keys:
+                self._prune(now)
+            b = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
+        return b.take(now)
+
+    def _prune(self, now: float) -> None:
+        for k in [k for k, b in self.buckets.items() if b.full(now)]:
+            del self.buckets[k]
+        if len(self.buckets) >= self.max_keys:  # all busy: forget the oldest half
+            for k in list(self.buckets)[: len(self.buckets) // 2]:
+                del self.buckets[k]
+
+
+def client_key(scope: Scope) -> str:
+    """Who a request is from: its seat token (hashed) if it has one, else its address."""
+    for name, value in scope.get("headers", ()):
+        if name == b"x-seat-token" and value:
+            return "t:" + hashlib.sha256(value).hexdigest()[:24]
+    client = scope.get("client")
+    return "ip:" + (str(client[0]) if client else "?")
+
+
+def _problem(status: int, code: str, detail: str, headers: list[tuple[bytes, bytes]]) -> Any:
+    body = json.dumps({"detail": detail, "code": code}).encode()
+    start = {
+        "type": "http.response.start",
+        "status": status,
+        "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            *headers,
+        ],
+    }
+    return start, {"type": "http.response.body", "body": body}
+
+
+class LimitsMiddleware:
+    """ASGI middleware: the HTTP rate limit (429) and body size limit (413)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+        self.app = app
+        self.limits = limits
+        self.limiter = RateLimiter(limits.rate, limits.burst)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        wait = self.limiter.take(client_key(scope))
+        if wait > 0:
+            secs = max(1, math.ceil(wait))
+            await self._refuse(
+                send,
+                429,
+                "rate_limited",
+                f"too many requests: at most {self.limits.rate:g} per second "
+                f"({self.limits.burst} at once); try again in {secs} s",
+                [(b"retry-after", str(secs).encode())],
+            )
+            return
+        limit = self.limits.max_body
+        if limit > 0:
+            length = _content_length(scope)
+            if length is not None and length > limit:
+                await self._too_large(send, limit)
+                return
+            if length is not None or _chunked(scope):
+                body, more = await _read_body(receive, limit)
+                if more:
+                    await self._too_large(send, limit)
+                    return
+                receive = _replay(body, receive)
+        await self.app(scope, receive, send)
+
+    async def _too_large(self, send: Send, limit: int) -> None:
+        await self._refuse(
+            send,
+            413,
+            "too_large",
+            f"the request body is larger than this server accepts ({limit} bytes)",
+            [(b"connection", b"close")],
+        )
+
+    @staticmethod
+    async def _refuse(
+        send: Send, status: int, code: str, detail: str, headers: list[tuple[bytes, bytes]]
+    ) -> None:
+        start, body = _problem(status, code, detail, headers)
+        await send(start)
+        await send(body)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _chunked(scope: Scope) -> bool:
+    return any(
+        name == b"transfer-encoding" and b"chunked" in value.lower()
+        for name, value in scope.get("headers", ())
+    )
+
+
+async def _read_body(receive: Receive, limit: int) -> tuple[bytes, bool]:
+    """The body, read up to ``limit`` bytes; True as second value if it was longer."""
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        msg = await receive()
+        if msg["type"] != "http.request":  # the client went away
+            return b"".join(parts), False
+        chunk = msg.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return b"", True
+        parts.append(chunk)
+        if not msg.get("more_body", False):
+            return b"".join(parts), False
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def again() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+class WsGuard:
+    """The limits of one WebSocket: :meth:`check` says what is wrong with a message, if anything."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst) if limits.ws_rate > 0 else None
+
+    def too_large(self, text: str) -> dict[str, Any] | None:
+        """The error frame for a message over the size limit (then close with 1009)."""
+        limit = self.limits.ws_max_message
+        if limit > 0 and len(text) > limit:
+            return {
+                "type": "error",
+                "code": "too_large",
+                "detail": f"a message has at most {limit} characters",
+            }
+        return None
+
+    def too_fast(self) -> dict[str, Any] | None:
+        """The error frame for a message over the rate limit (the message is dropped)."""
+        if self.bucket is None:
+            return None
+        wait = self.bucket.take()
+        if wait > 0:
+            return {
+                "type": "error",
+                "code": "rate_limited",
+                "detail": f"too many messages: at most {self.limits.ws_rate:g} per second; "
+                f"this one was ignored",
+                "retry_after": round(wait, 3),
+            }
+        return None
+
+
+class BinaryMessage(ValueError):
+    """A WebSocket message in binary: the table speaks JSON text only."""
+
+
+async def receive_text(websocket: Any) -> str:
+    """The next text message of a Starlette WebSocket; :class:`BinaryMessage` for a binary
+    one (Starlette's own ``receive_text`` fails on it with a KeyError: a server error)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    msg = await websocket.receive()
+    if msg["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(msg.get("code", 1000), msg.get("reason"))
+    text = msg.get("text")
+    if text is None:
+        raise BinaryMessage("send JSON objects as text messages, not binary ones")
+    return str(text)
+
+
+def tune_gc() -> None:
+    """Keep the garbage collector's pauses out of the moves' latency under load: what exists
+    once the server has started (modules, the app, the games rebuilt) is frozen out of the
+    collections, and young objects are collected in larger, rarer batches."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)

@@ -1,0 +1,74 @@
+"""``civcards loadtest`` for real: a server process, simulated humans over WebSocket + HTTP."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from civcards.server.loadtest import percentile
+
+pytest.importorskip("websockets")
+
+
+def run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "loadtest", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def test_loadtest_json_reports_moves_latency_and_no_errors() -> None:
+    r = run("--games", "3", "--duration", "4", "--think-ms", "50", "--bot-delay", "0", "--json")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    for key in ("games", "moves_per_sec", "p50_ms", "p99_ms", "errors", "duration_s", "moves",
+                "server_rss_mb", "players"):  # fmt: skip
+        assert key in out
+    assert out["games"] == 3 and out["players"] == 3
+    assert out["errors"] == 0, out["error_samples"]
+    assert out["moves"] > 10 and out["moves_per_sec"] > 0
+    assert out["samples"] > 0 and 0 < out["p50_ms"] <= out["p99_ms"]
+    assert out["server_rss_mb"] is not None and out["server_rss_mb"] > 10
+
+
+def test_loadtest_refuses_bad_options_clearly() -> None:
+    for args, words in (
+        (("--players", "3", "--humans", "4"), "--humans"),
+        (("--url", "ftp://example"), "http://"),
+        (("--curve", "10,x"), "--curve"),
+    ):
+        r = run(*args, timeout=60)
+        assert r.returncode == 2, (args, r.stderr)
+        assert words in r.stderr and "Traceback" not in r.stderr
+
+
+def test_loadtest_against_no_server_is_an_error_not_a_traceback() -> None:
+    r = run("--url", "http://127.0.0.1:9", "--games", "1", "--duration", "1", "--json",
+            timeout=60)  # fmt: skip
+    assert r.returncode == 1
+    assert "no civcards server answers" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    xs = [float(i) for i in range(1, 101)]
+    assert percentile(xs, 0.5) == 50.0
+    assert percentile(xs, 0.99) == 99.0
+    assert percentile([3.0], 0.99) == 3.0
+    assert percentile([], 0.5) is None
+
+
+def test_loadtest_curve_draws_its_plot(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "curve.png"
+    r = run("--curve", "1,2", "--duration", "1", "--think-ms", "50", "--bot-delay", "0",
+            "--plot", str(png), "--json")  # fmt: skip
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    curve = json.loads(r.stdout)["curve"]
+    assert [c["games"] for c in curve] == [1, 2]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
