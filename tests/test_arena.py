@@ -103,10 +103,10 @@ def test_shared_victories_are_fractions() -> None:
 
 def test_arena_json_three_players_two_bots() -> None:
     out = arena_json("--bots", "greedy,random", "--games", "12", "--players", "3", "--seed", "4")
-    assert out["total_games"] == 12 and out["players"] == 3
+    assert out["games"] == out["total_games"] == 12 and out["players"] == 3
     assert out["seatings"] == 6 and out["balanced"] is True
     # both bots sit in every game (there are fewer bots than seats)
-    assert out["games"] == {"greedy": 12, "random": 12}
+    assert out["games_by_bot"] == {"greedy": 12, "random": 12}
     assert sum(out["wins"].values()) == pytest.approx(12)
     for b in ("greedy", "random"):
         assert out["win_rate"][b] == pytest.approx(out["wins"][b] / 12, abs=1e-4)
@@ -134,7 +134,7 @@ def test_more_bots_than_seats() -> None:
     out = arena_json("-b", "greedy,random,random:b", "-n", "6", "-p", "2")
     assert out["seatings"] == 6
     # each bot plays 4 of the 6 ordered pairs
-    assert out["games"] == {"greedy": 4, "random": 4, "random:b": 4}
+    assert out["games_by_bot"] == {"greedy": 4, "random": 4, "random:b": 4}
     assert sum(out["wins"].values()) == pytest.approx(6)
     assert out["head_to_head"]["greedy"]["random"]["games"] == 2
 

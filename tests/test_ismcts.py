@@ -99,6 +99,7 @@ def test_r25_r1_samples_agree_with_everything_the_seat_knows(
                 seg = top_first[lo - drawn : lo - drawn + size]
                 assert all(seg.count(d) <= ERA_COMPOSITION[era][d] for d in range(6))
             lo += size
+
         # the same public choices (those that do not depend on hidden cards)
         def public(x: GameState) -> set[str]:
             return {m for m in seat_options(x) if not m.endswith("?")}
@@ -220,13 +221,18 @@ def test_ismcts_beats_random() -> None:
     assert wins >= 5
 
 
-def test_values_are_shares_of_one_win() -> None:
+def test_r24_values_are_paranoid_and_shared_by_team_mates() -> None:
+    """R21-R24: a leaf is worth v to the searching seat (and its team-mate), 1 - v to the others;
+    a finished game 1 to its winners."""
     g = advance(new_game(3, seed=2), random.Random(2), 30)
-    v = values(g)
-    assert len(v) == 3 and abs(sum(v) - 1.0) < 1e-9 and all(0 <= x <= 1 for x in v)
+    v = values(g, 1)
+    assert 0 < v[1] < 1 and v[0] == v[2] == 1 - v[1]
+    t = advance(new_game(4, teams=True, seed=3), random.Random(3), 30)
+    v = values(t, 2)
+    assert v[0] == v[2] and v[1] == v[3] == 1 - v[2]
     random_playout(g, random.Random(3))
-    v = values(g)
-    assert [x > 0 for x in v] == [s in g.winners for s in range(3)]
+    v = values(g, 0)
+    assert (v[0] > 0) == (0 in g.winners)
 
 
 def test_budgets() -> None:
@@ -242,3 +248,44 @@ def test_budgets() -> None:
     g = advance(new_game(2, seed=4), random.Random(4), 5)
     bot.choose(_decision(g))
     assert bot.last_iterations >= 1
+
+
+def test_play_and_arena_accept_ismcts() -> None:
+    """The terminal game seats the search bot by default; arena and simulate take it by name."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from civcards.cli import app
+    from civcards.terminal import default_bot
+    from civcards.terminal.seats import default_seats, parse_seats
+
+    assert default_bot() == "ismcts"
+    assert default_seats(3) == ["human", "ismcts", "ismcts"]
+    assert parse_seats("human,ismcts:1s,greedy") == ["human", "ismcts:1s", "greedy"]
+    runner = CliRunner()
+    r = runner.invoke(
+        app,
+        [
+            "arena",
+            "--bots",
+            "ismcts:20it,random",
+            "--games",
+            "2",
+            "--players",
+            "2",
+            "--json",
+            "--no-progress",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["games"] == 2 and set(out["win_rate"]) == {"ismcts:20it", "random"}
+    assert {"mu", "sigma"} <= set(out["ratings"]["ismcts:20it"])
+    r = runner.invoke(
+        app,
+        ["simulate", "--games", "1", "--players", "2", "--bots", "ismcts:20it,greedy", "--json"],
+    )
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["arena", "--bots", "ismcts:fast,random", "--games", "2", "--json"])
+    assert r.exit_code == 2 and "ismcts budget" in r.output

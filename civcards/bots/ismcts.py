@@ -1,26 +1,36 @@
 """``ismcts``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
 
-The bot searches one tree over its *information set*: each iteration deals
-the hidden cards afresh from what its seat knows
-(:class:`civcards.carta.determinize.Determinizer`, built from the
+The bot searches one tree over its *information set* (single-observer
+ISMCTS): each iteration deals the hidden cards afresh from what its seat
+knows (:class:`civcards.carta.determinize.Determinizer`, built from the
 observation alone), walks the tree down the moves that are legal in that
-deal, adds one node, values the position reached and backs the values up
-(single-observer ISMCTS, with availability counts in the UCB formula).
+deal (UCB1 with availability counts), adds one node, values the position
+reached and backs the value up.
 
 * **Budget**: ``ismcts:2000it`` (iterations) or ``ismcts:1s`` / ``ismcts:250ms``
-  (wall-clock time); plain ``ismcts`` is ``ismcts:1000it``.
+  (wall-clock time); plain ``ismcts`` is ``ismcts:1000it``. A decision with a
+  single option costs nothing.
 * **Hidden choices**: Discovery and Inquisition are one node (``discovery
-  discard ?``) whose children are the full moves of the deal at hand, so no
-  player chooses among cards it has not seen, in the tree as at the table.
-* **Values**: a finished game is worth 1 to its winners and 0 to the others;
-  any other leaf is valued for every seat by the greedy bot's evaluation
-  (:func:`civcards.bots.greedy.evaluate`), squashed into ``(0, 1)``. Each node
-  keeps the value of the seat that moved into it (max-n).
+  discard ?``), as at the table, so no seat chooses among cards it has not
+  seen. Below the root the cards kept after the reveal are those the greedy
+  bot would keep; at the root, once the bot has seen the cards, every full
+  move is searched.
+* **Values**: a finished game is worth 1 to its winners (shared) and 0 to the
+  others. Any other leaf is valued by the greedy bot's evaluation
+  (:func:`civcards.bots.greedy.evaluate`) from the searching seat, squashed
+  into ``(0, 1)``; its team-mate gets the same value and the other seats
+  the rest (a *paranoid* search: every opponent is assumed to play against
+  the bot).
+* **One turn, many moves**: while the same seat goes on choosing (play, then
+  effects, then end), a node is worth the best of its children, not their
+  mean, so a good line of play is not diluted by the poor ones tried beside it.
+* **The choice** is the option of highest value among those searched at least
+  a fifth as often as the most searched one.
 * **The draft** (R8) is left to the greedy policy.
 
 The bot reads only its :class:`~civcards.bots.Decision`; its random numbers
-come from its own seeded generator, so it is deterministic given its seed
-and an iteration budget.
+come from its own seeded generator, so with an iteration budget it is
+deterministic given its seed (a time budget depends on the machine's speed).
 """
 
 from __future__ import annotations
@@ -29,18 +39,21 @@ import math
 import time
 from typing import Any
 
+from ..carta.cards import counts_to_str
 from ..carta.determinize import DeterminizeError, Determinizer
-from ..carta.game import OVER, PLAY, GameState
-from ..carta.moves import END, Move, format_move
+from ..carta.game import OVER, GameState
+from ..carta.moves import Move, format_move
 from .base import Bot, Decision
-from .greedy import GreedyBot, Local, evaluate, progress
+from .greedy import GreedyBot, Local, _best_keep, evaluate
 
 #: iterations of a plain ``ismcts``
 DEFAULT_ITERATIONS = 1000
-#: the exploration constant of UCB1
-EXPLORATION = float(__import__('os').environ.get('ISM_C', '0.7'))
-#: the scale of the evaluation before the logistic squash
-TEMPERATURE = float(__import__('os').environ.get('ISM_T', '20'))
+#: the exploration constant of UCB1 (values lie in [0, 1])
+EXPLORATION = 1.5
+#: the scale of the greedy evaluation before the logistic squash
+TEMPERATURE = 20.0
+#: the final choice considers options searched at least this share of the most searched
+ROBUST_SHARE = 0.2
 
 
 def parse_budget(arg: str | None) -> tuple[int | None, float | None]:
@@ -78,6 +91,7 @@ class _Node:
     __slots__ = ("avail", "children", "hidden", "mover", "q", "total", "visits")
 
     def __init__(self, mover: int, hidden: tuple[str, int] | None = None) -> None:
+        #: the seat that chose the move leading here
         self.mover = mover
         #: for a '?' node: ("discovery", -1) or ("inquisition", target seat)
         self.hidden = hidden
@@ -85,8 +99,7 @@ class _Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
-        #: the node's value to its mover: the mean of its results, or the best of its
-        #: children's values while the same seat goes on choosing (one turn, many moves)
+        #: the node's value to its mover (see the module's documentation)
         self.q = 0.0
 
 
@@ -111,78 +124,8 @@ def _matches(m: Move, hidden: tuple[str, int]) -> bool:
     return m.kind == hidden[0] and (hidden[0] == "discovery" or m.seat == hidden[1])
 
 
-def values(g: GameState) -> list[float]:
-    """The value of ``g`` to each seat, in ``[0, 1]``: exact when finished, else estimated."""
-    n = g.n
-    if g.phase == OVER:
-        w = g.winners
-        return [1.0 / len(w) if s in w else 0.0 for s in range(n)] if w else [1.0 / n] * n
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [[0] * 6 for _ in range(n)]
-    for s, d, k, _ in g.markers:
-        (dem if k == "democracy" else emb)[s][d] += 1
-    zero = [[0] * 6 for _ in range(n)]
-    sizes = [sum(h) for h in g.hands]
-    era = g.era
-    thr = (g.l1, g.l2, g.heg)
-    raw = []
-    for s in range(n):
-        st = Local.__new__(Local)
-        st.me = s
-        st.n = n
-        st.teams = g.teams
-        st.thr = thr
-        st.hand = g.hands[s]
-        st.areas = g.areas
-        st.discard = g.discard
-        st.dem = dem
-        st.emb = emb
-        st.known = zero
-        st.hand_sizes = sizes
-        st.deck = len(g.deck)
-        st.era = era
-        st.last_round = g.last_round
-        st.copied_hand = g.copied_hand if s == g.active else 0
-        raw.append(evaluate(st) / TEMPERATURE)
-    # a share of one win, by how far ahead each seat is of the others (softmax)
-    top = max(raw)
-    ex = [math.exp(max(-50.0, v - top)) for v in raw]
-    tot = sum(ex)
-    return [x / tot for x in ex]
-
-
-def paranoid(g: GameState, seat: int, known: list[list[int]] | None = None) -> list[float]:
-    n = g.n
-    if g.phase == OVER:
-        w = g.winners
-        return [1.0 / len(w) if s in w else 0.0 for s in range(n)] if w else [1.0 / n] * n
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [[0] * 6 for _ in range(n)]
-    for s, d, k, _ in g.markers:
-        (dem if k == "democracy" else emb)[s][d] += 1
-    st = Local.__new__(Local)
-    st.me = seat
-    st.n = n
-    st.teams = g.teams
-    st.thr = (g.l1, g.l2, g.heg)
-    st.hand = g.hands[seat]
-    st.areas = g.areas
-    st.discard = g.discard
-    st.dem = dem
-    st.emb = emb
-    st.known = known if known is not None else [[0] * 6 for _ in range(n)]
-    st.hand_sizes = [sum(h) for h in g.hands]
-    st.deck = len(g.deck)
-    st.era = g.era
-    st.last_round = g.last_round
-    st.copied_hand = g.copied_hand if seat == g.active else 0
-    v = evaluate(st) / TEMPERATURE
-    p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
-    rest = (1.0 - p) / (n - 1)
-    return [p if s == seat else rest for s in range(n)]
-
-
-def _local(g: GameState, seat: int) -> Local:
+def local_view(g: GameState, seat: int, known: list[list[int]] | None = None) -> Local:
+    """The greedy bot's picture (:class:`~civcards.bots.greedy.Local`) of a whole state."""
     n = g.n
     dem = [[0] * 6 for _ in range(n)]
     emb = [[0] * 6 for _ in range(n)]
@@ -198,7 +141,7 @@ def _local(g: GameState, seat: int) -> Local:
     st.discard = g.discard[:]
     st.dem = dem
     st.emb = emb
-    st.known = [[0] * 6 for _ in range(n)]
+    st.known = known if known is not None else [[0] * 6 for _ in range(n)]
     st.hand_sizes = [sum(h) for h in g.hands]
     st.deck = len(g.deck)
     st.era = g.era
@@ -207,115 +150,43 @@ def _local(g: GameState, seat: int) -> Local:
     return st
 
 
-def greedy_step(g: GameState) -> None:
-    from .greedy import EFFECT_COST, apply_move
+def values(g: GameState, seat: int, known: list[list[int]] | None = None) -> list[float]:
+    """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it.
 
-    me = g.active
-    base = _local(g, me)
-    best = None
-    best_v = -1e18
-    for m in g._generate():
-        st = base.copy()
-        apply_move(st, m)
-        v = evaluate(st)
-        if m.kind not in ("end", "play"):
-            v -= EFFECT_COST
-        if v > best_v:
-            best, best_v = m, v
-    assert best is not None
-    g.apply_unchecked(best)
-
-
-def _greedy_reply_value(g: GameState, seat: int) -> list[float]:
+    A finished game: 1 to the winners (shared), 0 to the others. Otherwise
+    ``seat`` (and its team-mate, R24) gets the squashed greedy evaluation and
+    every opponent its complement.
+    """
     n = g.n
-    if g.phase != OVER and g.active == seat:
-        pre = _local(g, seat)
-        g.apply_unchecked(END)
-    else:
-        pre = None
-    turn = g.turn
-    while g.phase != OVER and not (g.active == seat and g.turn != turn):
-        greedy_step(g)
     if g.phase == OVER:
         w = g.winners
-        return [1.0 / len(w) if s in w else 0.0 for s in range(n)] if w else [1.0 / n] * n
-    st = _local(g, seat)
-    if pre is not None:
-        st.hand = pre.hand
-        st.copied_hand = pre.copied_hand
-        st.deck = pre.deck
-    v = evaluate(st) / TEMPERATURE
-    p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
-    rest = (1.0 - p) / (n - 1)
-    return [p if s == seat else rest for s in range(n)]
+        mine = 1.0 / len(w) if seat in w else 0.0
+    else:
+        v = evaluate(local_view(g, seat, known)) / TEMPERATURE
+        mine = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
+    if g.teams:
+        return [mine if s % 2 == seat % 2 else 1.0 - mine for s in range(n)]
+    return [mine if s == seat else 1.0 - mine for s in range(n)]
 
 
-def _reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> Move:
-    from ..carta.cards import counts_to_str
-    from .greedy import _best_keep
-
+def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> Move:
+    """The full move the greedy bot would make after a Discovery or Inquisition reveal."""
     me = g.active
     hand = g.hands[me]
     pool = hand[:]
     if hidden[0] == "discovery":
-        for d in g.deck[-min(5, len(g.deck)):]:
+        for d in g.deck[-min(5, len(g.deck)) :]:
             pool[d] += 1
     else:
-        t = g.hands[hidden[1]]
+        target = g.hands[hidden[1]]
         for d in range(6):
-            pool[d] += t[d]
-    st = _local(g, me)
-    mine = _best_keep(st, pool, sum(hand))
-    rest = counts_to_str([pool[d] - mine[d] for d in range(6)])
-    want = Move(hidden[0], hidden[1], rest)
+            pool[d] += target[d]
+    mine = _best_keep(local_view(g, me), pool, sum(hand))
+    want = Move(hidden[0], hidden[1], counts_to_str([pool[d] - mine[d] for d in range(6)]))
     for m in moves:
         if m == want:
             return m
-    return moves[0]
-
-
-def _finish_round(g: GameState, seat: int) -> None:
-    """Play on to the start of ``seat``'s next turn with a quick policy, so leaves compare.
-
-    The policy plays, at each turn, the card that adds most to its hegemony
-    progress (R21), uses no effect and ends its turn.
-    """
-    turn = g.turn
-    heg = g.heg
-    play = g.apply_unchecked
-    while g.phase != OVER:
-        if g.active == seat and g.turn != turn and not _FULL:
-            return
-        if g.phase == PLAY:
-            me = g.active
-            hand = g.hands[me]
-            area = g.areas[me]
-            emb = g.embargoed
-            best = -1
-            best_v = -1.0
-            for d in range(6):
-                if hand[d] and not emb >> d & 1:
-                    a = area[d]
-                    v = progress(a + 1, heg) - progress(a, heg) + _PLAY_BONUS[d]
-                    if v > best_v:
-                        best, best_v = d, v
-            play(_PLAYS[best])
-        else:
-            play(END)
-
-
-_REVEAL_GREEDY = __import__('os').environ.get('ISM_RG', '1') == '1'
-_FLOOR = float(__import__('os').environ.get('ISM_FLOOR', '0.2'))
-_PREEND = __import__('os').environ.get('ISM_PREEND', '0') == '1'
-_GOPP = __import__('os').environ.get('ISM_GOPP', '0') == '1'
-_PARANOID = __import__('os').environ.get('ISM_PAR', '0') == '1'
-_FULL = __import__('os').environ.get('ISM_FULL', '0') == '1'
-_OWN = __import__('os').environ.get('ISM_OWN', '0') == '1'
-_MAXQ = __import__('os').environ.get('ISM_MAXQ', '1') == '1'
-_DEPTH = int(__import__('os').environ.get('ISM_DEPTH', '999'))
-_PLAYS = tuple(Move("play", cards=ch) for ch in "MRESCU")
-#: a small preference for the cards that build a player's engine (R11)
-_PLAY_BONUS = (0.0, 3.0, 1.0, 2.0, 1.0, 0.0)
+    return moves[0]  # pragma: no cover - the greedy keep is always a legal move
 
 
 class ISMCTSBot(Bot):
@@ -328,7 +199,6 @@ class ISMCTSBot(Bot):
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = EXPLORATION,
-        rollout: bool = __import__("os").environ.get("ISM_ROLL", "1") == "1",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -336,33 +206,33 @@ class ISMCTSBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
-        self.rollout = rollout
-        self.seat = 0
         budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
         self.name = f"ismcts:{budget}"
         self._fallback = GreedyBot(seed)
         #: iterations run at the last decision (for reports and tests)
         self.last_iterations = 0
+        self._seat = 0
+        self._known: list[list[int]] = []
+        self._texts: dict[Any, str] = {}
 
     def choose(self, decision: Decision) -> str:
         options = decision.options
+        self.last_iterations = 0
         if len(options) == 1:
-            self.last_iterations = 0
             return options[0]
         try:
             det = Determinizer(decision.observation, reveal=decision.reveal, chosen=decision.chosen)
         except DeterminizeError:
-            self.last_iterations = 0
             return self._fallback.choose(decision)
         me = decision.seat
-        self.seat = me
+        self._seat = me
+        self._known = [k[:] if s != me else [0] * 6 for s, k in enumerate(det.known)]
+        self._texts = {}
         root_hidden: tuple[str, int] | None = None
         if decision.chosen is not None and decision.reveal is not None:
             words = decision.chosen.split()
             root_hidden = (words[0], int(words[1]) if words[0] == "inquisition" else -1)
         root = _Node(me, root_hidden)
-        self._known = [k[:] if s != me else [0] * 6 for s, k in enumerate(det.known)]
-        self._root_texts: dict[Any, str] = {}
         allowed = set(options)
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -371,47 +241,65 @@ class ISMCTSBot(Bot):
         while True:
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline and done:
+            if deadline is not None and done and done % 8 == 0 and time.perf_counter() >= deadline:
                 break
             self._iterate(root, det.sample(rng), allowed)
             done += 1
         self.last_iterations = done
-        best: str | None = None
-        # the best value among the options searched well enough (robust to lucky few visits)
         most = max((ch.visits for ch in root.children.values()), default=0)
-        floor = max(1, int(most * _FLOOR))
+        floor = max(1, int(most * ROBUST_SHARE))
+        best: str | None = None
         best_q = -1.0
         for key, child in root.children.items():
-            text = _option_text(key)
+            text = self._texts.get(key) or _option_text(key)
+            if text not in allowed or child.visits < floor:
+                continue
             # a tiny price on effects, as the greedy bot's: end when nothing helps
-            q = child.q - (1e-6 if isinstance(key, tuple) or key.kind not in ("end", "play") else 0.0)
-            if text in allowed and child.visits >= floor and q > best_q:
+            q = child.q
+            if not isinstance(key, Move) or key.kind not in ("end", "play", "keep", "take"):
+                q -= 1e-6
+            if q > best_q:
                 best, best_q = text, q
-        if best is None:  # pragma: no cover - every root child is an option
+        if best is None:  # pragma: no cover - the root always has searched options
             return self._fallback.choose(decision)
         return best
 
+    def _root_moves(
+        self, keys: list[Any], moves: list[Move], allowed: set[str]
+    ) -> tuple[list[Any], list[Move]]:
+        """The root's moves that are among the decision's options."""
+        texts = self._texts
+        ks: list[Any] = []
+        ms: list[Move] = []
+        for k, m in zip(keys, moves, strict=True):
+            t = texts.get(k)
+            if t is None:
+                t = texts[k] = _option_text(k)
+            if t in allowed:
+                ks.append(k)
+                ms.append(m)
+        return ks, ms
+
     def _iterate(self, root: _Node, g: GameState, allowed: set[str]) -> None:
-        rng = self.rng
+        """One iteration: select and expand in the deal ``g``, value, back up."""
+        rnd = self.rng.random
         c = self.exploration
         sqrt = math.sqrt
         log = math.log
+        seat = self._seat
         node = root
         path: list[_Node] = []
-        is_root = True
+        at_root = True
         while g.phase != OVER:
-            if sum(1 for x in path if x.hidden is None) >= _DEPTH:
-                break
-            if _OWN and g.active != self.seat:
-                break
             hidden = node.hidden
             moves = g._generate()
+            keys: list[Any]
             if hidden is not None:
                 moves = [m for m in moves if _matches(m, hidden)]
-                keys: list[Any] = moves
-                if not is_root and _REVEAL_GREEDY and moves:
+                keys = list(moves)
+                if not at_root and moves:
                     # below the root, the cards kept after a reveal are the greedy keep
-                    m = _reveal_choice(g, hidden, moves)
+                    m = reveal_choice(g, hidden, moves)
                     ch = node.children.get(m)
                     if ch is None:
                         ch = node.children[m] = _Node(g.active)
@@ -422,19 +310,10 @@ class ISMCTSBot(Bot):
                     continue
             else:
                 keys = [_key(g, m) for m in moves]
-            if is_root:
-                texts = self._root_texts
-                pairs = []
-                for k, m in zip(keys, moves, strict=True):
-                    t = texts.get(k)
-                    if t is None:
-                        t = texts[k] = _option_text(k)
-                    if t in allowed:
-                        pairs.append((k, m))
-                keys = [k for k, _ in pairs]
-                moves = [m for _, m in pairs]
-                is_root = False
-            if not keys:  # pragma: no cover - a determinization always has the options
+            if at_root:
+                keys, moves = self._root_moves(keys, moves, allowed)
+                at_root = False
+            if not keys:  # pragma: no cover - a deal always has the decision's options
                 break
             children = node.children
             kmap = dict(zip(keys, moves, strict=True))
@@ -447,19 +326,16 @@ class ISMCTSBot(Bot):
                     ch.avail += 1
             mover = g.active
             if untried:
-                k = untried[int(rng.random() * len(untried))]
+                k = untried[int(rnd() * len(untried))]
                 child = _Node(mover, None if isinstance(k, Move) else k)
                 child.avail = 1
                 children[k] = child
                 path.append(child)
-                if child.hidden is None:
-                    if _PREEND and k == END and mover == self.seat:
-                        break
-                    g.apply_unchecked(kmap[k])
-                    break
-                # a '?' node: go on and pick the full move in this deal
-                node = child
-                continue
+                if child.hidden is not None:
+                    node = child  # a '?' node: the full move is chosen in this deal
+                    continue
+                g.apply_unchecked(kmap[k])
+                break
             best_v = -1.0
             best_k: Any = None
             for k in kmap:
@@ -471,23 +347,16 @@ class ISMCTSBot(Bot):
             node = children[best_k]
             path.append(node)
             if node.hidden is None:
-                if _PREEND and best_k == END and mover == self.seat:
-                    break
                 g.apply_unchecked(kmap[best_k])
-        if _GOPP:
-            vals = _greedy_reply_value(g, self.seat)
-        else:
-            if self.rollout:
-                _finish_round(g, self.seat)
-            vals = values(g) if not _PARANOID else paranoid(g, self.seat, self._known)
-        seat = self.seat
+        vals = values(g, seat, self._known)
         for nd in reversed(path):
             nd.visits += 1
             nd.total += vals[nd.mover]
             kids = nd.children
-            if _MAXQ and kids and nd.hidden is None and nd.mover == seat:
+            if kids and nd.hidden is None and nd.mover == seat:
                 first = next(iter(kids.values()))
                 if first.mover == seat:
+                    # the seat goes on choosing: the node is worth its best line
                     nd.q = max(k.q for k in kids.values())
                     continue
             nd.q = nd.total / nd.visits
@@ -499,4 +368,4 @@ def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
     return ISMCTSBot(seed, iterations=its, seconds=secs)
 
 
-__all__ = ["ISMCTSBot", "make_ismcts", "parse_budget", "values"]
+__all__ = ["ISMCTSBot", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]

@@ -25,7 +25,6 @@ sample.
 
 >>> from civcards.carta import new_game, observe
 >>> import random
-from collections.abc import Callable
 >>> g = new_game(2, seed=5)
 >>> d = Determinizer(observe(g, 0))
 >>> s = d.sample(random.Random(1))
@@ -36,8 +35,9 @@ from collections.abc import Callable
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from .cards import ERA_COMPOSITION, LETTER_INDEX, LETTERS, REMOVED_PER_ERA, THRESHOLDS, era_sizes
+from .cards import ERA_COMPOSITION, LETTER_INDEX, REMOVED_PER_ERA, THRESHOLDS, era_sizes
 from .game import _DISC_DOMAIN, _EFFECT_DOMAIN, _PERM_DOMAIN, DRAFT, EMBARGO, GameState
 from .observation import Observation
 
@@ -90,7 +90,11 @@ class Determinizer:
             for m in obs.markers
         )
         c = obs.coin
-        base.coin = None if c is None else (int(c["holder"]), int(c["seat"]), LETTER_INDEX[str(c["domain"])])
+        base.coin = (
+            None
+            if c is None
+            else (int(c["holder"]), int(c["seat"]), LETTER_INDEX[str(c["domain"])])
+        )
         base.phase = obs.phase
         base.active = obs.to_move
         base.turn = obs.turn

@@ -40,6 +40,13 @@ _WEB: Final[dict[str, tuple[str, str, str, str, str]]] = {
         "bot : glouton",
         "bot: ganancioso",
     ),
+    "web.bot_ismcts": (
+        "bot: strong (search)",
+        "bot: fuerte (búsqueda)",
+        "Bot: stark (Suche)",
+        "bot : fort (recherche)",
+        "bot: forte (busca)",
+    ),
     "web.bot_random": (
         "bot: random",
         "bot: aleatorio",

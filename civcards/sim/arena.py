@@ -251,6 +251,7 @@ class ArenaSummary:
             }
         g = self.total_games
         return {
+            "games": g,
             "total_games": g,
             "players": self.cfg.players,
             "bots": bots,
@@ -259,7 +260,7 @@ class ArenaSummary:
             "teams": self.cfg.teams,
             "seatings": self.seatings,
             "balanced": self.balanced,
-            "games": {b: self.games.get(b, 0) for b in bots},
+            "games_by_bot": {b: self.games.get(b, 0) for b in bots},
             "wins": {b: round(self.wins.get(b, 0.0), 4) for b in bots},
             "win_rate": {b: round(self.win_rate(b), 4) for b in bots},
             "win_rate_ci95": {b: [round(x, 4) for x in self.win_rate_interval(b)] for b in bots},

@@ -30,8 +30,11 @@ class PlayUsageError(Exception):
 
 
 def default_bot() -> str:
-    """``greedy`` when such a bot is registered, else ``random`` (looked up now)."""
-    return "greedy" if "greedy" in REGISTRY else "random"
+    """The strongest registered bot: ``ismcts`` (search), else ``greedy``, else ``random``."""
+    for name in ("ismcts", "greedy"):
+        if name in REGISTRY:
+            return name
+    return "random"
 
 
 def is_human(spec: str) -> bool:

@@ -29,6 +29,7 @@ function renderSeats() {
       <span class="seat-label">${esc(t("web.seat_n", { n: i + 1 }))}</span>
       <select data-seat="${i}" class="seat-kind" aria-label="${esc(t("web.seat_n", { n: i + 1 }))}">
         <option value="human">${esc(t("web.human"))}</option>
+        <option value="bot:ismcts">${esc(t("web.bot_ismcts"))}</option>
         <option value="bot:greedy">${esc(t("web.bot_greedy"))}</option>
         <option value="bot:random">${esc(t("web.bot_random"))}</option>
       </select>

@@ -218,7 +218,10 @@ function renderPlayers() {
     const info = view.game.seats[s];
     const tags = [];
     if (s === view.seat) tags.push(t("ui.you"));
-    if (info.kind === "bot") tags.push(t(info.bot === "random" ? "web.bot_random" : "web.bot_greedy"));
+    if (info.kind === "bot") {
+      const key = { random: "web.bot_random", ismcts: "web.bot_ismcts" }[info.bot] || "web.bot_greedy";
+      tags.push(t(key));
+    }
     else if (!info.joined) tags.push(t("web.not_joined"));
     if (o.teams) tags.push(t("web.team_of", { t: "AB"[s % 2] }));
     if (s === o.start) tags.push(t("ui.start"));
