@@ -72,3 +72,17 @@ def test_bench_bad_input_exits_2() -> None:
         result = runner.invoke(app, ["bench", *args])
         assert result.exit_code == 2
         assert "error:" in result.stderr
+
+
+def test_bench_bot_times_each_decision() -> None:
+    """`bench --bot` times a bot's moves: the decisions with a choice are a subset of all."""
+    result = runner.invoke(
+        app, ["bench", "--bot", "ismcts:20it", "--games", "2", "--players", "3", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["bot"] == "ismcts:20it" and out["players"] == 3 and out["games"] == 2
+    assert 0 < out["choices"] <= out["moves"]
+    assert 0 < out["choice_p50"] <= out["choice_p95"] <= out["choice_max"]
+    bad = runner.invoke(app, ["bench", "--bot", "ismcts:soon"])
+    assert bad.exit_code == 2 and "ismcts budget" in bad.output

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..sim.bench import OPENSPIEL_GAME, markdown, run_bench, write_section
+from ..sim.bench import OPENSPIEL_GAME, bench_bot, markdown, run_bench, write_section
 
 EXIT_USAGE = 2
 
@@ -85,6 +85,18 @@ def register(app: typer.Typer) -> None:
                 help=f"Also measure OpenSpiel's {OPENSPIEL_GAME} when pyspiel is installed.",
             ),
         ] = True,
+        bot: Annotated[
+            str | None,
+            typer.Option(
+                "--bot",
+                help="Instead of playouts, time this bot's moves (e.g. ismcts:1000it) "
+                "in --games games against --opponent, with the first of --players.",
+            ),
+        ] = None,
+        games: Annotated[int, typer.Option("--games", "-n", help="Games for --bot.")] = 4,
+        opponent: Annotated[
+            str, typer.Option("--opponent", help="The other seats' bot for --bot.")
+        ] = "greedy",
     ) -> None:
         """Measure full random games per second (set-up included) on one core.
 
@@ -92,6 +104,35 @@ def register(app: typer.Typer) -> None:
         move uniform over the legal moves (civcards.carta.game.random_playout).
         """
         err = Console(stderr=True)
+        if bot is not None:
+            try:
+                count = parse_players(players)[0]
+                if games < 1:
+                    raise ValueError(f"--games must be at least 1, not {games}")
+                with err.status(f"timing {bot}…"):
+                    res = bench_bot(bot, games=games, players=count, opponent=opponent)
+            except ValueError as e:
+                typer.echo(f"error: {e}", err=True)
+                raise typer.Exit(EXIT_USAGE) from None
+            if as_json:
+                typer.echo(json.dumps(res))
+            else:
+                t = Table(
+                    title=f"{bot} against {opponent}, {count} players, {games} games, one core"
+                )
+                for col in ("moves", "s/move", "choices", "s/choice", "p50", "p95", "max"):
+                    t.add_column(col, justify="right")
+                t.add_row(
+                    str(res["moves"]),
+                    f"{res['seconds_per_move']:.3f}",
+                    str(res["choices"]),
+                    f"{res['seconds_per_choice']:.3f}",
+                    f"{res['choice_p50']:.3f}",
+                    f"{res['choice_p95']:.3f}",
+                    f"{res['choice_max']:.3f}",
+                )
+                Console().print(t)
+            return
         try:
             counts = parse_players(players)
             if not seconds > 0:

@@ -138,6 +138,63 @@ def _rates(name: str, games: int, moves: int, seconds: float) -> dict[str, Any]:
     }
 
 
+def bench_bot(
+    spec: str, *, games: int = 4, players: int = 2, opponent: str = "greedy", seed: int = 0
+) -> dict[str, Any]:
+    """How long bot ``spec`` thinks a move, in ``games`` games against ``opponent`` bots.
+
+    Its seat rotates from game to game. Every decision of the bot is timed
+    (building its observation and options included, as :func:`bot_move` does);
+    ``choice`` figures count only the decisions with two options or more (a
+    single option costs a bot nothing).
+    """
+    from ..bots import bot_move, make_bot
+    from ..carta import GAME, seat_options
+
+    make_bot(spec)  # a bad name fails here, before any game
+    make_bot(opponent)
+    every: list[float] = []
+    choices: list[float] = []
+    for i in range(games):
+        g = GAME.new_game(players, seed=seed + i)
+        mine = i % players
+        bots = [
+            make_bot(spec if s == mine else opponent, seed=seed + i * 10 + s)
+            for s in range(players)
+        ]
+        while not g.finished:
+            s = g.to_move
+            assert s is not None
+            several = s == mine and len(seat_options(g)) > 1
+            t0 = time.perf_counter()
+            move = bot_move(bots[s], GAME, g)
+            dt = time.perf_counter() - t0
+            if s == mine:
+                every.append(dt)
+                if several:
+                    choices.append(dt)
+            g.apply(move)
+    choices.sort()
+
+    def pct(q: float) -> float:
+        return choices[min(len(choices) - 1, int(q * len(choices)))] if choices else 0.0
+
+    return {
+        "bot": spec,
+        "opponent": opponent,
+        "players": players,
+        "games": games,
+        "moves": len(every),
+        "seconds_per_move": round(sum(every) / max(1, len(every)), 4),
+        "choices": len(choices),
+        "seconds_per_choice": round(sum(choices) / max(1, len(choices)), 4),
+        "choice_p50": round(pct(0.5), 4),
+        "choice_p95": round(pct(0.95), 4),
+        "choice_max": round(choices[-1] if choices else 0.0, 4),
+        "machine": machine_info(),
+    }
+
+
 def cpu_model() -> str:
     """The CPU's model name from /proc/cpuinfo (Linux), else what platform says."""
     try:
