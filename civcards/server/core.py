@@ -654,8 +654,8 @@ class TableServer:
             # this process may not have heard of a move stored through another one yet
             self._sync_locked(live)
         st = live.state
-        if st.finished:
-            raise ApiError(409, "finished", "the game is over: no more moves")
+        # a move for an earlier move number is stale even when the game has ended since
+        # (another process, or a resent request, stored the last move first)
         if expected != len(live.moves):
             raise ApiError(
                 409,
@@ -663,6 +663,8 @@ class TableServer:
                 f"this move was meant for move number {expected}, but the game is at move "
                 f"number {len(live.moves)}: it was already made or is out of date",
             )
+        if st.finished:
+            raise ApiError(409, "finished", "the game is over: no more moves")
         if st.to_move != seat:
             raise ApiError(409, "not_your_turn", f"it is not your turn: seat {st.to_move} decides")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
