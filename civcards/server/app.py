@@ -179,7 +179,9 @@ def create_app(
     )
     app.state.server = server
     app.state.limits = limits
-    app.add_middleware(LimitsMiddleware, limits=limits)
+    # the health checks (health.py) are not limited: a probe refused 429 would take the
+    # process out of the proxy
+    app.add_middleware(LimitsMiddleware, limits=limits, exempt=("/healthz", "/readyz"))
 
     @app.exception_handler(ApiError)
     async def _api_error(_r: Request, e: ApiError) -> JSONResponse:

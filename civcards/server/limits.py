@@ -24,7 +24,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -170,15 +170,18 @@ def _problem(status: int, code: str, detail: str, headers: list[tuple[bytes, byt
 
 
 class LimitsMiddleware:
-    """ASGI middleware: the HTTP rate limit (429) and body size limit (413)."""
+    """ASGI middleware: the HTTP rate limit (429) and body size limit (413). The paths in
+    ``exempt`` (the health checks) are never limited: a load balancer's probe must not be
+    refused because other requests came from its address."""
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, exempt: Collection[str] = ()) -> None:
         self.app = app
         self.limits = limits
         self.limiter = RateLimiter(limits.rate, limits.burst)
+        self.exempt = frozenset(exempt)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("path") in self.exempt:
             await self.app(scope, receive, send)
             return
         wait = self.limiter.take(client_key(scope))

@@ -84,6 +84,20 @@ def test_too_many_requests_are_429_with_retry_after(tight: ServerProcess) -> Non
     assert httpx.get(tight.base + "/api/games", headers={H: "patient"}).status_code == 200
 
 
+def test_health_checks_are_never_rate_limited(tight: ServerProcess) -> None:
+    """A load balancer's probe shares its address with other requests: /healthz and /readyz
+    answer even when that client is held back everywhere else."""
+    codes = [
+        httpx.get(tight.base + "/api/games", headers={H: "probe"}).status_code for _ in range(6)
+    ]
+    assert codes[-1] == 429
+    for _ in range(10):
+        assert httpx.get(tight.base + "/healthz", headers={H: "probe"}).status_code == 200
+        r = httpx.get(tight.base + "/readyz", headers={H: "probe"})
+        assert r.status_code == 200 and r.json()["database"] == "ok"
+    assert httpx.get(tight.base + "/api/games", headers={H: "probe"}).status_code == 429
+
+
 def test_websocket_messages_too_large_or_too_fast(tight: ServerProcess) -> None:
     g = httpx.post(
         tight.base + "/api/games",
