@@ -46,8 +46,12 @@ class Problem(BaseModel):
 class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["human", "bot"] = Field(description="An open human seat or a bot.")
-    bot: Literal["greedy", "random"] | None = Field(
-        default=None, description="The bot's level (bots only; default greedy)."
+    bot: str | None = Field(
+        default=None,
+        max_length=24,
+        pattern=r"^[a-z]+(:[0-9.]+(it|s|ms))?$",
+        description="The bot (bots only; default greedy): greedy, random, or ismcts with "
+        "an optional budget (ismcts:2000it, ismcts:1s; at most 4000 iterations or 2 s).",
     )
     name: str | None = Field(default=None, max_length=40)
 

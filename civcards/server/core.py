@@ -45,6 +45,9 @@ from .db import GameRow, MoveRow, PendingRow, SeatRow, hash_token, utcnow
 log = logging.getLogger("civcards.server")
 
 MAX_NAME = 40
+#: the most a search bot may think a move at the table (``ismcts:4000it``, ``ismcts:2s``)
+MAX_BOT_ITERATIONS = 4000
+MAX_BOT_SECONDS = 2.0
 
 #: the database cannot be reached (down, restarting, connections used up): answered 503
 DB_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeoutError)
@@ -426,11 +429,24 @@ class TableServer:
             kind_s = spec.get("kind")
             if kind_s == "bot":
                 level = spec.get("bot") or "greedy"
-                if level not in bot_names():
+                if not isinstance(level, str) or level.partition(":")[0] not in bot_names():
                     raise ApiError(
                         422,
                         "bad_bot",
                         f"seat {i}: unknown bot {level!r}; the bots are: {', '.join(bot_names())}",
+                    )
+                try:
+                    probe = make_bot(level)
+                except ValueError as e:
+                    raise ApiError(422, "bad_bot", f"seat {i}: {e}") from None
+                its = getattr(probe, "iterations", None) or 0
+                secs = getattr(probe, "seconds", None) or 0.0
+                if its > MAX_BOT_ITERATIONS or secs > MAX_BOT_SECONDS:
+                    raise ApiError(
+                        422,
+                        "bad_bot",
+                        f"seat {i}: {level!r} thinks too long for the table (at most "
+                        f"{MAX_BOT_ITERATIONS} iterations or {MAX_BOT_SECONDS:g} s a move)",
                     )
                 name = clean_name(spec.get("name")) or f"{level} bot {i + 1}"
                 infos.append(SeatInfo("bot", level, name, None, True))
@@ -804,7 +820,11 @@ class TableServer:
                             level = live.seats[seat].bot or "greedy"
                             bot = make_bot(level, seed=_seed_int(live.id, seat, len(live.moves)))
                             live.bots[seat] = bot
-                        text = bot_move(bot, live.adapter.game, live.state)
+                        # a search bot thinks for a while: in a worker thread, on a copy
+                        # (views cache what they derive on the state), so that the other
+                        # games' messages go on meanwhile; the game's lock is held
+                        snapshot = live.state.copy()
+                        text = await asyncio.to_thread(bot_move, bot, live.adapter.game, snapshot)
                         self._commit(live, seat, live.adapter.canonical(text))
                 except ApiError as e:
                     if e.code != "stale":

@@ -391,3 +391,24 @@ def test_log_holds_no_secrets(server: ServerProcess) -> None:
     text = server.log()
     for t in tokens:
         assert t not in text
+
+
+def test_a_search_bot_plays_at_the_table(server: ServerProcess) -> None:
+    """ismcts is seated by name (with a budget); it answers every turn; budgets are capped."""
+    g = server.create(
+        players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "ismcts:40it"}], seed=31
+    )
+    gid, tok = g["id"], g["seats"][0]["token"]
+    assert g["seats"][1]["bot"] == "ismcts:40it"
+    made = play_random(server, gid, [tok, None], random.Random(2), 12)
+    info = httpx.get(f"{server.base}/api/games/{gid}").json()
+    assert made == 12 or info["status"] == "finished"
+    st = state(server, gid, tok)
+    # the bot answered: more moves were made than the human's, by seat 1 too
+    assert st["move_number"] > made and 1 in st["observation"]["movers"]
+    for bad in ("ismcts:100000it", "ismcts:30s", "ismcts:fast"):
+        r = server.client().post(
+            "/api/games",
+            json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": bad}]},
+        )
+        assert r.status_code == 422 and r.json()["code"] in ("bad_bot", "invalid_request"), r.text
