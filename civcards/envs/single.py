@@ -160,4 +160,5 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         return text
 
 
-gymnasium.register(id="civcards/Carta-v0", entry_point="civcards.envs.single:CivSingleAgentEnv")
+#: the id under which importing :mod:`civcards.envs` registers the environment
+ENV_ID = "civcards/Carta-v0"
