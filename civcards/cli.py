@@ -1,10 +1,21 @@
-"""The ``civcards`` command line: play, replay, simulate, arena, report, bench, serve, loadtest."""
+"""The ``civcards`` command line: play, replay, simulate, arena, report, bench, train-value,
+serve, loadtest."""
 
 from __future__ import annotations
 
 import typer
 
-from .commands import arena, bench, loadtest, play, replay, report, serve, simulate
+from .commands import (
+    arena,
+    bench,
+    loadtest,
+    play,
+    replay,
+    report,
+    serve,
+    simulate,
+    train_value,
+)
 
 app = typer.Typer(
     name="civcards",
@@ -14,7 +25,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, simulate, arena, report, bench, serve, loadtest):
+for module in (play, replay, simulate, arena, report, bench, train_value, serve, loadtest):
     module.register(app)
 
 

@@ -16,11 +16,14 @@ reached and backs the value up.
   bot would keep; at the root, once the bot has seen the cards, every full
   move is searched.
 * **Values**: a finished game is worth 1 to its winners (shared) and 0 to the
-  others. Any other leaf is valued by the greedy bot's evaluation
-  (:func:`civcards.bots.greedy.evaluate`) from the searching seat, squashed
-  into ``(0, 1)``; its team-mate gets the same value and the other seats
-  the rest (a *paranoid* search: every opponent is assumed to play against
-  the bot).
+  others. Any other leaf is valued by the searching seat's chance of winning
+  from there, as the learned value network for the player count says
+  (:mod:`civcards.bots.value`, trained on greedy games by ``civcards
+  train-value``); where no network ships (the team game) or with
+  ``ismcts:1000it:greedy``, by the greedy bot's evaluation
+  (:func:`civcards.bots.greedy.evaluate`) squashed into ``(0, 1)``. Its
+  team-mate gets the same value and the other seats the rest (a *paranoid*
+  search: every opponent is assumed to play against the bot).
 * **One turn, many moves**: while the same seat goes on choosing (play, then
   effects, then end), a node is worth the best of its children, not their
   mean, so a good line of play is not diluted by the poor ones tried beside it.
@@ -45,6 +48,7 @@ from ..carta.game import OVER, GameState
 from ..carta.moves import Move, format_move
 from .base import Bot, Decision
 from .greedy import GreedyBot, Local, _best_keep, evaluate
+from .value import ValueNet, value_net
 
 #: iterations of a plain ``ismcts``
 DEFAULT_ITERATIONS = 1000
@@ -52,6 +56,9 @@ DEFAULT_ITERATIONS = 1000
 EXPLORATION = 1.5
 #: the scale of the greedy evaluation before the logistic squash
 TEMPERATURE = 20.0
+#: how leaves are valued: the learned network (where one ships for the player
+#: count, else the greedy evaluation) or always the greedy evaluation
+EVALUATIONS = ("net", "greedy")
 #: the final choice considers options searched at least this share of the most searched
 ROBUST_SHARE = 0.2
 
@@ -150,17 +157,25 @@ def local_view(g: GameState, seat: int, known: list[list[int]] | None = None) ->
     return st
 
 
-def values(g: GameState, seat: int, known: list[list[int]] | None = None) -> list[float]:
+def values(
+    g: GameState,
+    seat: int,
+    known: list[list[int]] | None = None,
+    net: ValueNet | None = None,
+) -> list[float]:
     """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it.
 
     A finished game: 1 to the winners (shared), 0 to the others. Otherwise
-    ``seat`` (and its team-mate, R24) gets the squashed greedy evaluation and
-    every opponent its complement.
+    ``seat`` (and its team-mate, R24) gets its chance of winning by the value
+    network ``net`` (:mod:`civcards.bots.value`), or without one the squashed
+    greedy evaluation, and every opponent the complement.
     """
     n = g.n
     if g.phase == OVER:
         w = g.winners
         mine = 1.0 / len(w) if seat in w else 0.0
+    elif net is not None:
+        mine = net.probability(g, seat)
     else:
         v = evaluate(local_view(g, seat, known)) / TEMPERATURE
         mine = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
@@ -199,6 +214,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = EXPLORATION,
+        evaluation: str = "net",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -206,14 +222,20 @@ class ISMCTSBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        if evaluation not in EVALUATIONS:
+            raise ValueError(
+                f"ismcts evaluation {evaluation!r} is not one of: {', '.join(EVALUATIONS)}"
+            )
+        self.evaluation = evaluation
         budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
-        self.name = f"ismcts:{budget}"
+        self.name = f"ismcts:{budget}" + ("" if evaluation == "net" else f":{evaluation}")
         self._fallback = GreedyBot(seed)
         #: iterations run at the last decision (for reports and tests)
         self.last_iterations = 0
         self._seat = 0
         self._known: list[list[int]] = []
         self._texts: dict[Any, str] = {}
+        self._net: ValueNet | None = None
 
     def choose(self, decision: Decision) -> str:
         options = decision.options
@@ -226,6 +248,8 @@ class ISMCTSBot(Bot):
             return self._fallback.choose(decision)
         me = decision.seat
         self._seat = me
+        obs = decision.observation
+        self._net = value_net(obs.players, obs.teams) if self.evaluation == "net" else None
         self._known = [k[:] if s != me else [0] * 6 for s, k in enumerate(det.known)]
         self._texts = {}
         root_hidden: tuple[str, int] | None = None
@@ -348,7 +372,7 @@ class ISMCTSBot(Bot):
             path.append(node)
             if node.hidden is None:
                 g.apply_unchecked(kmap[best_k])
-        vals = values(g, seat, self._known)
+        vals = values(g, seat, self._known, self._net)
         for nd in reversed(path):
             nd.visits += 1
             nd.total += vals[nd.mover]
@@ -363,9 +387,13 @@ class ISMCTSBot(Bot):
 
 
 def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
-    """The registry's factory: ``ismcts``, ``ismcts:2000it``, ``ismcts:1s``."""
-    its, secs = parse_budget(arg)
-    return ISMCTSBot(seed, iterations=its, seconds=secs)
+    """The registry's factory: ``ismcts``, ``ismcts:2000it``, ``ismcts:1s``, ``ismcts:1000it:greedy``.
+
+    The optional last part names the leaf evaluation (:data:`EVALUATIONS`).
+    """
+    budget, _, evaluation = (arg or "").partition(":")
+    its, secs = parse_budget(budget or None)
+    return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation.strip() or "net")
 
 
 __all__ = ["ISMCTSBot", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]

@@ -1,0 +1,124 @@
+"""``civcards train-value``: play greedy games and fit the search bot's value network."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+EXIT_USAGE = 2
+
+
+def run_train(
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    hidden: int,
+    epochs: int,
+    out: str | None,
+    as_json: bool,
+    show_progress: bool,
+) -> int:
+    problems = []
+    if players not in (2, 3, 4):
+        problems.append("--players must be 2, 3 or 4")
+    if games < 10:
+        problems.append("--games must be at least 10")
+    if jobs < 1:
+        problems.append("--jobs must be at least 1")
+    if not 1 <= hidden <= 512:
+        problems.append("--hidden must be between 1 and 512")
+    if not 1 <= epochs <= 1000:
+        problems.append("--epochs must be between 1 and 1000")
+    path = Path(out) if out else Path(f"value-{players}p.json")
+    if path.is_dir():
+        problems.append(f"--out {str(path)!r} is a folder: name a .json file")
+    elif not path.parent.exists():
+        problems.append(f"--out {str(path)!r}: the folder {str(path.parent)!r} does not exist")
+    if problems:
+        for p in problems:
+            typer.echo(f"error: {p}", err=True)
+        return EXIT_USAGE
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        typer.echo("error: training needs NumPy: pip install 'civcards[sim]'", err=True)
+        return EXIT_USAGE
+    from ..sim.value_fit import fit, generate, write_weights
+
+    err = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show_progress,
+    )
+    with bar:
+        t1 = bar.add_task("playing games", total=games)
+        samples = generate(
+            players, games, seed=seed, jobs=jobs, progress=lambda k: bar.advance(t1, k)
+        )
+        t2 = bar.add_task("fitting", total=epochs)
+        weights, metrics = fit(
+            samples, hidden=hidden, epochs=epochs, seed=seed, progress=lambda k: bar.advance(t2, k)
+        )
+    meta: dict[str, Any] = {
+        "command": (
+            f"civcards train-value --players {players} --games {games} --seed {seed} "
+            f"--hidden {hidden} --epochs {epochs}"
+        ),
+        **{k: round(v, 4) for k, v in metrics.items()},
+    }
+    try:
+        write_weights(path, players, weights, meta)
+    except OSError as e:
+        typer.echo(f"error: cannot write {str(path)!r} ({e.strerror})", err=True)
+        return EXIT_USAGE
+    if as_json:
+        typer.echo(json.dumps({"players": players, "games": games, "out": str(path), **metrics}))
+    else:
+        typer.echo(
+            f"{int(metrics['positions']):,} positions from {games:,} games; validation "
+            f"log-loss {metrics['val_log_loss']:.4f} (greedy evaluation "
+            f"{metrics['greedy_log_loss']:.4f}), accuracy {metrics['val_accuracy']:.1%} "
+            f"(greedy {metrics['greedy_accuracy']:.1%}); written to {path}"
+        )
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("train-value")
+    def train_value_cmd(
+        players: Annotated[int, typer.Option("--players", "-p", help="Players (2-4).")] = 2,
+        games: Annotated[int, typer.Option("--games", "-n", help="Greedy games to learn from.")] = (
+            16000
+        ),
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        hidden: Annotated[int, typer.Option("--hidden", help="Hidden units.")] = 32,
+        epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.")] = 30,
+        out: Annotated[
+            str | None,
+            typer.Option(
+                "--out",
+                "-o",
+                help="The JSON file to write (default value-<P>p.json here; the bot reads "
+                "civcards/bots/weights/value-<P>p.json).",
+            ),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        no_progress: Annotated[
+            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
+        ] = False,
+    ) -> None:
+        """Train the value network of the `ismcts` bot from greedy games (needs NumPy)."""
+        raise typer.Exit(
+            run_train(players, games, seed, jobs, hidden, epochs, out, as_json, not no_progress)
+        )

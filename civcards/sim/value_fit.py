@@ -1,0 +1,253 @@
+"""Training the search bot's value network (``civcards train-value``).
+
+1. :func:`generate` plays games between greedy bots (each move, with a small
+   probability, a random one instead, so that positions off the greedy line
+   are seen too) and records positions along the way: the
+   :func:`civcards.bots.value.features` of every seat, and whether that seat
+   went on to win (a shared victory counts as a share).
+2. :func:`fit` trains the one-hidden-layer network on them with NumPy (Adam,
+   cross-entropy), holding one game in ten out to report the validation
+   log-loss and accuracy beside those of the greedy evaluation squashed as
+   the search bot used to (the baseline to beat).
+3. :func:`write_weights` writes the JSON file that
+   :func:`civcards.bots.value.value_net` reads.
+
+Everything is seeded: the same arguments give the same file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from array import array
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..bots import bot_move, make_bot
+from ..bots.greedy import evaluate
+from ..bots.ismcts import TEMPERATURE, local_view
+from ..bots.value import FORMAT, NUM_FEATURES, features
+from ..carta import GAME, new_game
+from ..carta.game import GameState
+
+#: chance of a random move instead of the greedy one
+EXPLORE = 0.05
+#: chance that a position is recorded
+SAMPLE = 0.35
+
+
+@dataclass
+class Samples:
+    """Recorded positions: features (flat, NUM_FEATURES a row), outcome, game, greedy baseline."""
+
+    x: array[float]
+    y: array[float]
+    game: array[int]
+    baseline: array[float]
+
+    @classmethod
+    def empty(cls) -> Samples:
+        return cls(array("f"), array("f"), array("l"), array("f"))
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    def extend(self, other: Samples) -> None:
+        self.x += other.x
+        self.y += other.y
+        self.game += other.game
+        self.baseline += other.baseline
+
+
+def _greedy_probability(g: GameState, seat: int) -> float:
+    v = evaluate(local_view(g, seat)) / TEMPERATURE
+    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
+
+
+def play_and_record(players: int, seed: int, index: int) -> Samples:
+    """Play game ``index`` of a run seeded ``seed`` and record its positions."""
+    rng = random.Random(f"value:{players}:{seed}:{index}")
+    g = new_game(players, seed=rng.randrange(1 << 62))
+    bots = [make_bot("greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
+    rows: list[tuple[list[float], int, float]] = []
+    while not g.finished:
+        seat = g.active
+        if rng.random() < SAMPLE:
+            for s in range(players):
+                rows.append((features(g, s), s, _greedy_probability(g, s)))
+        if rng.random() < EXPLORE:
+            move = rng.choice(GAME.seat_options(g))
+            if move.endswith("?"):
+                _, full = GAME.expand(g, move)
+                move = rng.choice(full)
+        else:
+            move = bot_move(bots[seat], GAME, g)
+        g.apply(move)
+    w = g.winners
+    out = Samples.empty()
+    for f, s, b in rows:
+        out.x.extend(f)
+        out.y.append(1.0 / len(w) if s in w else 0.0)
+        out.game.append(index)
+        out.baseline.append(b)
+    return out
+
+
+def _chunk(args: tuple[int, int, int, int]) -> Samples:
+    players, seed, start, stop = args
+    out = Samples.empty()
+    for i in range(start, stop):
+        out.extend(play_and_record(players, seed, i))
+    return out
+
+
+def generate(
+    players: int,
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Samples:
+    """Play ``games`` recorded games (over ``jobs`` processes); deterministic in ``seed``."""
+    if players not in (2, 3, 4):
+        raise ValueError("CIV is played by 2, 3 or 4 players")
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    step = max(1, min(200, games // max(1, jobs * 4) or 1))
+    chunks = [(players, seed, i, min(games, i + step)) for i in range(0, games, step)]
+    out = Samples.empty()
+    if jobs <= 1:
+        for c in chunks:
+            out.extend(_chunk(c))
+            if progress:
+                progress(c[3] - c[2])
+        return out
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for c, part in zip(chunks, pool.map(_chunk, chunks), strict=True):
+            out.extend(part)
+            if progress:
+                progress(c[3] - c[2])
+    return out
+
+
+def _log_loss(p: Any, y: Any) -> float:
+    import numpy as np
+
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
+
+
+def fit(
+    samples: Samples,
+    hidden: int = 32,
+    epochs: int = 30,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """Fit the network; returns its weights (features unscaled) and validation figures."""
+    import numpy as np
+
+    y = np.asarray(samples.y, dtype=np.float64)
+    if len(y) < 20 or len(samples.x) != len(y) * NUM_FEATURES:
+        raise ValueError("too few positions to fit a network: play more games")
+    x = np.asarray(samples.x, dtype=np.float64).reshape(len(y), NUM_FEATURES)
+    games = np.asarray(samples.game)
+    base = np.asarray(samples.baseline, dtype=np.float64)
+    if len(y) < 20:
+        raise ValueError("too few positions to fit a network: play more games")
+    val = (games % 10) == 0
+    if not val.any() or val.all():
+        val = np.arange(len(y)) % 10 == 0
+    tr = ~val
+    mu = x[tr].mean(0)
+    sd = x[tr].std(0)
+    sd[sd < 1e-6] = 1.0
+    xs = (x - mu) / sd
+    rng = np.random.default_rng(seed)
+    w1 = rng.normal(0.0, 1.0 / math.sqrt(NUM_FEATURES), (NUM_FEATURES, hidden))
+    b1 = np.zeros(hidden)
+    w2 = rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden)
+    b2 = np.zeros(1)
+    params = [w1, b1, w2, b2]
+    m1 = [np.zeros_like(p) for p in params]
+    m2 = [np.zeros_like(p) for p in params]
+    lr, decay, step, batch = 2e-3, 1e-5, 0, 2048
+    xt, yt = xs[tr], y[tr]
+
+    def forward(xb: Any) -> tuple[Any, Any]:
+        act = np.tanh(xb @ params[0] + params[1])
+        return act, act @ params[2] + params[3][0]
+
+    for ep in range(epochs):
+        order = rng.permutation(len(yt))
+        for i in range(0, len(order), batch):
+            j = order[i : i + batch]
+            xb, yb = xt[j], yt[j]
+            act, logit = forward(xb)
+            p = 1.0 / (1.0 + np.exp(-logit))
+            g = (p - yb) / len(j)
+            ga = np.outer(g, params[2]) * (1.0 - act * act)
+            grads = [xb.T @ ga + decay * params[0], ga.sum(0), act.T @ g + decay * params[2]]
+            grads.append(np.array([g.sum()]))
+            step += 1
+            for k in range(4):
+                m1[k] = 0.9 * m1[k] + 0.1 * grads[k]
+                m2[k] = 0.999 * m2[k] + 0.001 * grads[k] ** 2
+                mh = m1[k] / (1 - 0.9**step)
+                vh = m2[k] / (1 - 0.999**step)
+                params[k] -= lr * mh / (np.sqrt(vh) + 1e-8)
+        if ep == int(epochs * 0.7):
+            lr *= 0.3
+        if progress:
+            progress(1)
+    _, logit = forward(xs[val])
+    p = 1.0 / (1.0 + np.exp(-logit))
+    yv = y[val]
+    metrics = {
+        "positions": float(len(y)),
+        "validation_positions": float(val.sum()),
+        "val_log_loss": _log_loss(p, yv),
+        "val_accuracy": float(((p > 0.5) == (yv > 0.5)).mean()),
+        "greedy_log_loss": _log_loss(base[val], yv),
+        "greedy_accuracy": float(((base[val] > 0.5) == (yv > 0.5)).mean()),
+    }
+    # fold the scaling into the first layer: the file takes raw features
+    w1f = params[0] / sd[:, None]
+    b1f = params[1] - (mu / sd) @ params[0]
+    weights = {
+        "w1": [[round(float(v), 7) for v in row] for row in w1f.T],
+        "b1": [round(float(v), 7) for v in b1f],
+        "w2": [round(float(v), 7) for v in params[2]],
+        "b2": round(float(params[3][0]), 7),
+    }
+    return weights, metrics
+
+
+def write_weights(
+    path: str | Path,
+    players: int,
+    weights: dict[str, Any],
+    meta: dict[str, Any],
+) -> None:
+    data = {"format": FORMAT, "players": players, **weights, "meta": meta}
+    Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def default_path(players: int) -> Path:
+    from ..bots.value import weights_file
+
+    return Path(__file__).resolve().parent.parent / "bots" / "weights" / weights_file(players)
+
+
+__all__ = [
+    "Samples",
+    "default_path",
+    "fit",
+    "generate",
+    "play_and_record",
+    "write_weights",
+]
