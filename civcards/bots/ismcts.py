@@ -53,7 +53,7 @@ from .value import ValueNet, value_net
 #: iterations of a plain ``ismcts``
 DEFAULT_ITERATIONS = 1000
 #: the exploration constant of UCB1 (values lie in [0, 1])
-EXPLORATION = 1.5
+EXPLORATION = 0.5
 #: the scale of the greedy evaluation before the logistic squash
 TEMPERATURE = 20.0
 #: how leaves are valued: the learned network (where one ships for the player
