@@ -147,25 +147,10 @@ def test_train_value_command_writes_a_network_the_bot_can_read(tmp_path: Path) -
     from civcards.cli import app
 
     out = tmp_path / "v.json"
+    out2 = tmp_path / "v2.json"
     runner = CliRunner()
-    r = runner.invoke(
-        app,
-        [
-            "train-value",
-            "-p",
-            "3",
-            "-n",
-            "60",
-            "--epochs",
-            "4",
-            "--hidden",
-            "8",
-            "--no-progress",
-            "--json",
-            "-o",
-            str(out),
-        ],
-    )
+    small = ["train-value", "-p", "3", "-n", "60", "--epochs", "4", "--hidden", "8"]
+    r = runner.invoke(app, [*small, "--no-progress", "--json", "-o", str(out)])
     assert r.exit_code == 0, r.output
     report = json.loads(r.stdout)
     assert report["players"] == 3 and report["positions"] > 500
@@ -174,24 +159,7 @@ def test_train_value_command_writes_a_network_the_bot_can_read(tmp_path: Path) -
     g = _random_position((3, "basic", False), 1, 20)
     assert 0.0 < net.probability(g, 0) < 1.0
     # the same arguments give the same file
-    out2 = tmp_path / "v2.json"
-    r = runner.invoke(
-        app,
-        [
-            "train-value",
-            "-p",
-            "3",
-            "-n",
-            "60",
-            "--epochs",
-            "4",
-            "--hidden",
-            "8",
-            "--no-progress",
-            "-o",
-            str(out2),
-        ],
-    )
+    r = runner.invoke(app, [*small, "--no-progress", "-o", str(out2)])
     assert r.exit_code == 0
     assert json.loads(out2.read_text())["w1"] == json.loads(out.read_text())["w1"]
 
