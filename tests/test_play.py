@@ -224,14 +224,24 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
             stderr=subprocess.STDOUT,
             env=ENV,
             cwd=tmp_path,
+            # a test runner's worker may ignore SIGINT, and a child would inherit that
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         # generous limits: on a loaded CI machine the start can take a while
         deadline = time.time() + 90
         while "›" not in out.read_text(encoding="utf-8") and time.time() < deadline:
             time.sleep(0.05)
         try:
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+        except OSError:
+            status = ""
+        ignored = [ln for ln in status.splitlines() if ln.startswith("SigIgn")]
+        try:
             proc.send_signal(signal.SIGINT)
-            rc = proc.wait(timeout=90)
+            try:
+                rc = proc.wait(timeout=90)
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"no exit after SIGINT ({ignored}): {out.read_text()[-2000:]}")
         finally:
             if proc.poll() is None:
                 proc.kill()
