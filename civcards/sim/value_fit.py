@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import bot_move, make_bot
-from ..bots.greedy import evaluate
-from ..bots.ismcts import TEMPERATURE, local_view
+from ..bots.ismcts import values
 from ..bots.value import FORMAT, NUM_FEATURES, features
 from ..carta import GAME, new_game
 from ..carta.game import GameState
@@ -64,8 +63,8 @@ class Samples:
 
 
 def _greedy_probability(g: GameState, seat: int) -> float:
-    v = evaluate(local_view(g, seat)) / TEMPERATURE
-    return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
+    """The search bot's old leaf value: the greedy evaluation, squashed (the baseline)."""
+    return values(g, seat)[seat]
 
 
 def play_and_record(players: int, seed: int, index: int) -> Samples:
