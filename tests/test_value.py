@@ -131,6 +131,27 @@ def test_values_use_the_network_and_fall_back_to_the_greedy_evaluation() -> None
         ISMCTSBot(1, evaluation="nope")
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_r21_r22_values_with_three_or_four_players_are_max_n(players: int) -> None:
+    """R21/R22 with 3-4 players: each seat is valued by its own chance (max-n), the chances
+    scaled to add up to 1, whichever seat searches; the greedy fallback stays paranoid."""
+    net = value_net(players)
+    assert net is not None
+    for seed in range(3):
+        g = _random_position((players, "basic", False), seed, 20 + 10 * seed)
+        if g.finished:
+            continue
+        chances = [net.probability(g, s) for s in range(players)]
+        v = values(g, 0, None, net)
+        assert sum(v) == pytest.approx(1.0)
+        assert v == pytest.approx([c / sum(chances) for c in chances])
+        assert values(g, players - 1, None, net) == pytest.approx(v)
+        ranked = sorted(range(players), key=lambda s: chances[s])
+        assert sorted(range(players), key=lambda s: v[s]) == ranked
+        paranoid = values(g, 1)
+        assert all(paranoid[s] == pytest.approx(1 - paranoid[1]) for s in range(players) if s != 1)
+
+
 def test_bad_weight_files_are_refused() -> None:
     with pytest.raises(ValueError, match="format"):
         ValueNet({"format": "something else"})

@@ -21,9 +21,14 @@ reached and backs the value up.
   (:mod:`civcards.bots.value`, trained on greedy games by ``civcards
   train-value``); where no network ships (the team game) or with
   ``ismcts:1000it:greedy``, by the greedy bot's evaluation
-  (:func:`civcards.bots.greedy.evaluate`) squashed into ``(0, 1)``. Its
-  team-mate gets the same value and the other seats the rest (a *paranoid*
-  search: every opponent is assumed to play against the bot).
+  (:func:`civcards.bots.greedy.evaluate`) squashed into ``(0, 1)``. With two
+  players, and wherever the greedy evaluation is used, its team-mate gets the
+  same value and the other seats the rest (a *paranoid* search: every
+  opponent is assumed to play against the bot). With three or four players
+  and a network, every seat is valued by its own chance by the network,
+  scaled so that the chances add up to 1 (*max-n*: each opponent plays for
+  itself), which is what opponents racing each other do; paranoid values made
+  the bot too timid there (docs/bots.md).
 * **One turn, many moves**: while the same seat goes on choosing (play, then
   effects, then end), a node is worth the best of its children, not their
   mean, so a good line of play is not diluted by the poor ones tried beside it.
@@ -165,16 +170,24 @@ def values(
 ) -> list[float]:
     """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it.
 
-    A finished game: 1 to the winners (shared), 0 to the others. Otherwise
-    ``seat`` (and its team-mate, R24) gets its chance of winning by the value
-    network ``net`` (:mod:`civcards.bots.value`), or without one the squashed
-    greedy evaluation, and every opponent the complement.
+    A finished game: 1 to the winners (shared), 0 to the others. With three or
+    four players and a value network ``net`` (:mod:`civcards.bots.value`),
+    every seat gets its own chance of winning by the network, the chances
+    scaled to add up to 1 (*max-n*: each opponent is assumed to play for
+    itself). Otherwise ``seat`` (and its team-mate, R24) gets its chance by the
+    network, or without one the squashed greedy evaluation, and every opponent
+    the complement (*paranoid*: the opponent plays against ``seat``).
     """
     n = g.n
     if g.phase == OVER:
         w = g.winners
         mine = 1.0 / len(w) if seat in w else 0.0
     elif net is not None:
+        if n > 2 and not g.teams:
+            # max-n: every seat is valued by its own chance, the chances scaled to add up to 1
+            chances = [net.probability(g, s) for s in range(n)]
+            total = sum(chances)
+            return [p / total for p in chances]
         mine = net.probability(g, seat)
     else:
         v = evaluate(local_view(g, seat, known)) / TEMPERATURE
