@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..sim.arena import ArenaConfig, ArenaSummary, check_arena, parse_bot_list, run_arena
 from ..sim.simulate import GameResult
+from .progress import progress_bar
 
 EXIT_USAGE = 2
 
@@ -112,15 +112,7 @@ def run_arena_cmd(
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         return EXIT_USAGE
-    bar = Progress(
-        TextColumn("arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-        disable=not progress,
-    )
+    bar = progress_bar("arena", progress)
     with bar:
         task = bar.add_task("games", total=games)
 

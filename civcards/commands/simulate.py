@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..sim.rows import check_out_path, game_row, write_rows
@@ -21,6 +20,7 @@ from ..sim.simulate import (
     save_record,
     simulate,
 )
+from .progress import progress_bar
 
 EXIT_USAGE = 2
 
@@ -88,7 +88,6 @@ def run_simulate(
     out: str | None = None,
     ray: str | None = None,
 ) -> int:
-    err = Console(stderr=True)
     try:
         cfg = SimConfig(
             games=games,
@@ -115,15 +114,7 @@ def run_simulate(
         typer.echo(f"error: {e}", err=True)
         return EXIT_USAGE
 
-    bar = Progress(
-        TextColumn("simulating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not progress,
-    )
+    bar = progress_bar("simulating", progress)
     with bar:
         task = bar.add_task("games", total=games)
         rows: list[dict[str, object]] = []

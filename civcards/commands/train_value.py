@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from .progress import progress_bar
 
 EXIT_USAGE = 2
 
@@ -51,15 +51,7 @@ def run_train(
         return EXIT_USAGE
     from ..sim.value_fit import fit, generate, write_weights
 
-    err = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not show_progress,
-    )
+    bar = progress_bar(None, show_progress, transient=False)
     with bar:
         t1 = bar.add_task("playing games", total=games)
         samples = generate(
