@@ -131,9 +131,9 @@ def test_values_use_the_network_and_fall_back_to_the_greedy_evaluation() -> None
         ISMCTSBot(1, evaluation="nope")
 
 
-@pytest.mark.parametrize("players", [3, 4])
-def test_r21_r22_values_with_three_or_four_players_are_max_n(players: int) -> None:
-    """R21/R22 with 3-4 players: each seat is valued by its own chance (max-n), the chances
+@pytest.mark.parametrize("players", [3])
+def test_r21_r22_values_with_three_players_are_max_n(players: int) -> None:
+    """R21/R22 with 3 players: each seat is valued by its own chance (max-n), the chances
     scaled to add up to 1, whichever seat searches; the greedy fallback stays paranoid."""
     net = value_net(players)
     assert net is not None
@@ -150,6 +150,16 @@ def test_r21_r22_values_with_three_or_four_players_are_max_n(players: int) -> No
         assert sorted(range(players), key=lambda s: v[s]) == ranked
         paranoid = values(g, 1)
         assert all(paranoid[s] == pytest.approx(1 - paranoid[1]) for s in range(players) if s != 1)
+
+
+def test_four_players_values_stay_paranoid() -> None:
+    """R21 with 4 players: the searching seat gets its network chance, every opponent the rest."""
+    net = value_net(4)
+    assert net is not None
+    g = _random_position((4, "basic", False), 2, 25)
+    v = values(g, 2, None, net)
+    assert v[2] == pytest.approx(net.probability(g, 2))
+    assert all(v[s] == pytest.approx(1 - v[2]) for s in (0, 1, 3))
 
 
 def test_bad_weight_files_are_refused() -> None:

@@ -24,11 +24,13 @@ reached and backs the value up.
   (:func:`civcards.bots.greedy.evaluate`) squashed into ``(0, 1)``. With two
   players, and wherever the greedy evaluation is used, its team-mate gets the
   same value and the other seats the rest (a *paranoid* search: every
-  opponent is assumed to play against the bot). With three or four players
-  and a network, every seat is valued by its own chance by the network,
-  scaled so that the chances add up to 1 (*max-n*: each opponent plays for
-  itself), which is what opponents racing each other do; paranoid values made
-  the bot too timid there (docs/bots.md).
+  opponent is assumed to play against the bot). With three players and a
+  network, every seat is valued by its own chance by the network, scaled so
+  that the chances add up to 1 (*max-n*: each opponent plays for itself, as
+  rivals racing each other do): measured much stronger there than paranoid
+  values. With four players max-n showed no gain over paranoid values and
+  costs four network evaluations a leaf, so four players stay paranoid
+  (docs/bots.md).
 * **One turn, many moves**: while the same seat goes on choosing (play, then
   effects, then end), a node is worth the best of its children, not their
   mean, so a good line of play is not diluted by the poor ones tried beside it.
@@ -170,8 +172,8 @@ def values(
 ) -> list[float]:
     """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it.
 
-    A finished game: 1 to the winners (shared), 0 to the others. With three or
-    four players and a value network ``net`` (:mod:`civcards.bots.value`),
+    A finished game: 1 to the winners (shared), 0 to the others. With three
+    players and a value network ``net`` (:mod:`civcards.bots.value`),
     every seat gets its own chance of winning by the network, the chances
     scaled to add up to 1 (*max-n*: each opponent is assumed to play for
     itself). Otherwise ``seat`` (and its team-mate, R24) gets its chance by the
@@ -183,7 +185,7 @@ def values(
         w = g.winners
         mine = 1.0 / len(w) if seat in w else 0.0
     elif net is not None:
-        if n > 2 and not g.teams:
+        if n == 3:
             # max-n: every seat is valued by its own chance, the chances scaled to add up to 1
             chances = [net.probability(g, s) for s in range(n)]
             total = sum(chances)
