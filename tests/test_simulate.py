@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +18,7 @@ from typer.testing import CliRunner
 
 from civcards.carta import parse_record, replay
 from civcards.cli import app
+from civcards.commands.simulate import ctrl_c_held_back
 from civcards.sim.simulate import SimConfig, game_seed, seating, simulate
 
 runner = CliRunner()
@@ -254,3 +262,67 @@ def test_ray_without_ray_or_with_ray_gives_the_same_games() -> None:
         a.pop(k)
         b.pop(k)
     assert a == b
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_writes_the_finished_games_and_exits_130(tmp_path: Path, jobs: str) -> None:
+    """Ctrl-C stops the run with exit 130 and a clear message, and ``--out`` still
+    holds every game finished so far: one row a record written, games 0..N-1."""
+    records, out, err = tmp_path / "rec", tmp_path / "out.csv", tmp_path / "err.txt"
+    cmd = [sys.executable, "-m", "civcards.cli", "simulate", "-n", "100000", "--seed", "3"]
+    cmd += ["-j", jobs, "--records", str(records), "--out", str(out), "--no-progress"]
+    with err.open("w", encoding="utf-8") as f:
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.DEVNULL,
+            stderr=f,
+            env={**os.environ, "NO_COLOR": "1"},
+            # a test runner's worker may ignore SIGINT, and a child would inherit that
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        try:
+            deadline = time.time() + 90
+            while time.time() < deadline and proc.poll() is None:
+                if records.is_dir() and len(list(records.iterdir())) >= 5:
+                    break
+                time.sleep(0.05)
+            assert proc.poll() is None, err.read_text(encoding="utf-8")
+            proc.send_signal(signal.SIGINT)
+            rc = proc.wait(timeout=90)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    text = err.read_text(encoding="utf-8")
+    assert rc == 130, text
+    assert "Traceback" not in text
+    m = re.search(r"interrupted after (\d+) of 100000 games", text)
+    assert m, text
+    finished = int(m.group(1))
+    assert finished >= 5
+    assert f"wrote the {finished} finished games to {out}" in text
+    with out.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == finished == len(list(records.iterdir()))
+    if jobs == "1":  # one worker finishes the games in order
+        assert [int(r["game"]) for r in rows] == list(range(finished))
+    else:
+        games = [int(r["game"]) for r in rows]
+        assert games == sorted(set(games))
+
+
+def test_ctrl_c_within_a_held_back_block_is_raised_after_it() -> None:
+    """A Ctrl-C while a finished game is being saved waits until it is saved."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    done: list[str] = []
+    try:
+        with pytest.raises(KeyboardInterrupt), ctrl_c_held_back():
+            signal.raise_signal(signal.SIGINT)
+            done.append("saved")
+        assert done == ["saved"]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with ctrl_c_held_back():  # no Ctrl-C, no exception
+            done.append("again")
+        assert done == ["saved", "again"]
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -73,6 +78,45 @@ def print_summary(s: Summary, console: Console) -> None:
     console.print("[dim]a shared victory counts a win for every winner[/dim]")
 
 
+@contextmanager
+def ctrl_c_held_back() -> Iterator[None]:
+    """Hold a Ctrl-C back until the block is done, then raise it.
+
+    A finished game is then saved whole (its record, its ``--out`` row and the
+    count) or not at all. Only the main thread can change a signal handler;
+    elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:  # now do what the Ctrl-C would have done
+        if callable(previous):
+            previous(caught[0], None)  # Python's own handler raises KeyboardInterrupt
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
+
+
+def _write_out(out_path: Path, rows: list[dict[str, object]]) -> bool:
+    """Write the rows (in game order) to ``--out``; False, with the message said, if it fails."""
+    rows.sort(key=lambda row: int(str(row["game"])))
+    try:
+        write_rows(out_path, rows)
+    except OSError as e:
+        typer.echo(f"error: cannot write {str(out_path)!r} ({e.strerror})", err=True)
+        return False
+    return True
+
+
 def run_simulate(
     games: int,
     players: int,
@@ -118,18 +162,25 @@ def run_simulate(
     with bar:
         task = bar.add_task("games", total=games)
         rows: list[dict[str, object]] = []
+        finished = [0]
 
         def on_result(r: GameResult) -> None:
-            if folder is not None:
-                save_record(folder, r)
-            if out_path is not None:
-                rows.append(game_row(r))
+            with ctrl_c_held_back():
+                if folder is not None:
+                    save_record(folder, r)
+                if out_path is not None:
+                    rows.append(game_row(r))
+                finished[0] += 1
             bar.advance(task)
 
         try:
             summary = simulate(cfg, jobs=jobs, on_result=on_result, ray=ray)
         except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+            bar.stop()
+            typer.echo(f"interrupted after {finished[0]} of {games} games", err=True)
+            # the finished games are not lost: they are written as a normal --out file
+            if out_path is not None and rows and _write_out(out_path, rows):
+                typer.echo(f"wrote the {len(rows)} finished games to {out_path}", err=True)
             return 130
         except ValueError as e:  # Ray could not start or connect
             typer.echo(f"error: {e}", err=True)
@@ -137,13 +188,8 @@ def run_simulate(
         except OSError as e:
             typer.echo(f"error: cannot save a game record ({e})", err=True)
             return EXIT_USAGE
-    if out_path is not None:
-        rows.sort(key=lambda row: int(str(row["game"])))
-        try:
-            write_rows(out_path, rows)
-        except OSError as e:
-            typer.echo(f"error: cannot write {str(out_path)!r} ({e.strerror})", err=True)
-            return EXIT_USAGE
+    if out_path is not None and not _write_out(out_path, rows):
+        return EXIT_USAGE
     if as_json:
         typer.echo(json.dumps(summary.to_json()))
     else:
