@@ -14,7 +14,16 @@ from typer.testing import CliRunner
 
 from civcards.bots import make_bot
 from civcards.bots.ismcts import ISMCTSBot, values
-from civcards.bots.value import FORMAT, NUM_FEATURES, ValueNet, features, value_net
+from civcards.bots.value import (
+    FORMAT,
+    NUM_FEATURES,
+    PER_SEAT,
+    ValueNet,
+    features,
+    features_v2,
+    num_features,
+    value_net,
+)
 from civcards.carta import new_game
 from civcards.carta.game import DRAFT
 
@@ -44,6 +53,65 @@ def test_features_are_finite_and_sized_in_every_configuration(config, seed, step
         f = features(g, s)
         assert len(f) == NUM_FEATURES
         assert all(math.isfinite(x) for x in f)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(CONFIGS), st.integers(0, 2**31 - 1), st.integers(0, 200))
+def test_v2_features_are_v1_then_every_other_seat(config, seed, steps) -> None:  # type: ignore[no-untyped-def]
+    """R3, R25: the v2 features start with the v1 numbers and add a block per other seat."""
+    g = _random_position(config, seed, steps)
+    if g.phase == DRAFT:
+        return
+    for s in range(g.n):
+        f = features_v2(g, s)
+        assert len(f) == num_features("v2", g.n) == NUM_FEATURES + PER_SEAT * (g.n - 1)
+        assert f[:NUM_FEATURES] == features(g, s)
+        assert all(math.isfinite(x) for x in f)
+
+
+def test_r21_v2_features_tell_which_rival_is_near_hegemony_and_to_move() -> None:
+    """R21: only the active seat wins by hegemony, so the v2 features say, seat by seat in
+    turn order, how near each rival is and which of them is to move."""
+    g = new_game(3, seed=5)
+    me = g.active
+    nxt, last = (me + 1) % 3, (me + 2) % 3
+    g.areas[last][2] = g.heg - 1
+    f = features_v2(g, me)
+    first, second = NUM_FEATURES, NUM_FEATURES + PER_SEAT
+    assert f[second + 2] == pytest.approx((g.heg - 1) / g.heg)
+    assert f[first + 2] == 0.0
+    # the active flag: neither rival is to move now; from the next seat's side, 'me' is last
+    assert f[first + 12] == 0.0 and f[second + 12] == 0.0
+    g2 = features_v2(g, nxt)
+    assert g2[second + 12] == 1.0 and g2[first + 2] == pytest.approx((g.heg - 1) / g.heg)
+    with pytest.raises(ValueError, match="feature set"):
+        num_features("v9", 3)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_numpy_and_standard_library_inference_agree(players: int) -> None:
+    """The network gives the same chances on NumPy (all seats in one product) and on the
+    standard library, seat by seat."""
+    net = value_net(players)
+    assert net is not None
+    from importlib import resources
+
+    data = json.loads(
+        resources.files("civcards.bots").joinpath("weights", f"value-{players}p.json").read_text()
+    )
+    pure = ValueNet(data, use_numpy=False)
+    checked = 0
+    for seed in range(12):
+        g = _random_position((players, "basic", False), seed, 7 * seed)
+        if g.finished:
+            continue
+        checked += 1
+        fast = net.probabilities(g)
+        slow = [pure.probability(g, s) for s in range(players)]
+        assert fast == pytest.approx(slow, abs=1e-12)
+        assert pure.probabilities(g) == pytest.approx(slow, abs=1e-12)
+        assert [net.probability(g, s) for s in range(players)] == pytest.approx(slow, abs=1e-12)
+    assert checked >= 6
 
 
 def test_r6_r21_features_see_a_domain_near_hegemony() -> None:
@@ -196,6 +264,15 @@ def test_train_value_command_writes_a_network_the_bot_can_read(tmp_path: Path) -
     r = runner.invoke(app, [*small, "--no-progress", "-o", str(out2)])
     assert r.exit_code == 0
     assert json.loads(out2.read_text())["w1"] == json.loads(out.read_text())["w1"]
+    # the v2 features: the file says so, and the network reads them
+    r = runner.invoke(app, [*small, "--no-progress", "--features", "v2", "-o", str(out2)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out2.read_text())
+    assert data["features"] == "v2" and "--features v2" in data["meta"]["command"]
+    net2 = ValueNet(data)
+    assert net2.width == num_features("v2", 3) and len(data["w1"][0]) == net2.width
+    assert 0.0 < net2.probability(g, 0) < 1.0
+    assert sum(net2.probabilities(g)) > 0.0
 
 
 @pytest.mark.parametrize(
@@ -205,6 +282,7 @@ def test_train_value_command_writes_a_network_the_bot_can_read(tmp_path: Path) -
         (["-n", "3"], "--games"),
         (["--hidden", "0"], "--hidden"),
         (["--epochs", "0"], "--epochs"),
+        (["--features", "v7"], "--features"),
         (["-o", "/nonexistent-dir/x.json"], "does not exist"),
     ],
 )

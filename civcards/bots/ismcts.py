@@ -187,7 +187,7 @@ def values(
     elif net is not None:
         if n == 3:
             # max-n: every seat is valued by its own chance, the chances scaled to add up to 1
-            chances = [net.probability(g, s) for s in range(n)]
+            chances = net.probabilities(g)
             total = sum(chances)
             return [p / total for p in chances]
         mine = net.probability(g, seat)

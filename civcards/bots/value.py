@@ -48,6 +48,10 @@ GLOBAL = 25
 NUM_FEATURES = PER_DOMAIN * 6 + GLOBAL
 #: the format written by :mod:`civcards.sim.value_fit` and read here
 FORMAT = "civcards-value-mlp/1"
+#: the feature sets a network may be trained on (its file says which; no word means v1)
+FEATURE_SETS = ("v1", "v2")
+#: numbers per other seat in the v2 features
+PER_SEAT = 16
 
 CULTURE = 4
 
@@ -161,18 +165,106 @@ def features(g: GameState, me: int) -> list[float]:
     return out
 
 
+def num_features(version: str, players: int) -> int:
+    """How many numbers feature set ``version`` gives for ``players`` players.
+
+    >>> num_features("v1", 3), num_features("v2", 3)
+    (97, 129)
+    """
+    if version == "v1":
+        return NUM_FEATURES
+    if version == "v2":
+        return NUM_FEATURES + PER_SEAT * (players - 1)
+    raise ValueError(f"unknown feature set {version!r} (known: {', '.join(FEATURE_SETS)})")
+
+
+def features_v2(g: GameState, me: int) -> list[float]:
+    """The v1 :func:`features`, then every other seat in turn order from ``me``'s left.
+
+    For each of them: its play area against its hegemony threshold (R6, R20)
+    and its hand, per domain; whether it is the seat to move; its hand size
+    (R16), its majority points (R22) and the Embargo markers on it (R17). The
+    v1 numbers only see "the strongest opponent"; with three or more players
+    who plays next matters (only the active seat wins by hegemony, R21).
+    """
+    out = features(g, me)
+    n = g.n
+    heg = g.heg
+    dem = [[0] * 6 for _ in range(n)]
+    emb = [0] * n
+    for s, d, k, _ in g.markers:
+        if k == "democracy":
+            dem[s][d] += 1
+        else:
+            emb[s] += 1
+    pts = majority_points(g.areas, False)
+    for i in range(1, n):
+        s = (me + i) % n
+        a = g.areas[s]
+        h = g.hands[s]
+        ds = dem[s]
+        out += [a[d] / (heg + ds[d]) for d in range(6)]
+        out += [h[d] / 3.0 for d in range(6)]
+        out += (
+            1.0 if g.active == s else 0.0,
+            g.hand_size(s) / 7.0,
+            pts[s] / 6.0,
+            emb[s] / 2.0,
+        )
+    return out
+
+
+_FEATURIZERS = {"v1": features, "v2": features_v2}
+
+
+def featurizer(version: str) -> Any:
+    """The feature function of ``version`` (see :data:`FEATURE_SETS`)."""
+    try:
+        return _FEATURIZERS[version]
+    except KeyError:
+        raise ValueError(
+            f"unknown feature set {version!r} (known: {', '.join(FEATURE_SETS)})"
+        ) from None
+
+
 class ValueNet:
-    """A one-hidden-layer perceptron: :data:`NUM_FEATURES` inputs, tanh, one logit."""
+    """A one-hidden-layer perceptron: the features of its set, tanh, one logit.
 
-    __slots__ = ("b1", "b2", "hidden", "meta", "players", "w1", "w2")
+    Inference runs on NumPy where it is installed (all seats of a position in
+    one product, :meth:`probabilities`) and on the standard library otherwise;
+    both give the same numbers up to rounding.
+    """
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    __slots__ = (
+        "_b1",
+        "_np",
+        "_w1t",
+        "_w2",
+        "b1",
+        "b2",
+        "features",
+        "featurize",
+        "hidden",
+        "meta",
+        "players",
+        "w1",
+        "w2",
+        "width",
+    )
+
+    def __init__(self, data: dict[str, Any], *, use_numpy: bool = True) -> None:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a value network file (format {data.get('format')!r})")
-        w1 = data["w1"]
-        if any(len(row) != NUM_FEATURES for row in w1):
-            raise ValueError(f"the network expects {NUM_FEATURES} features")
         self.players = int(data["players"])
+        self.features = str(data.get("features") or "v1")
+        self.width = num_features(self.features, self.players)
+        self.featurize = featurizer(self.features)
+        w1 = data["w1"]
+        if any(len(row) != self.width for row in w1):
+            raise ValueError(
+                f"the network expects {self.width} features ({self.features}, "
+                f"{self.players} players)"
+            )
         self.w1 = [tuple(float(x) for x in row) for row in w1]
         self.b1 = [float(x) for x in data["b1"]]
         self.w2 = [float(x) for x in data["w2"]]
@@ -181,8 +273,21 @@ class ValueNet:
             raise ValueError("the network's layers do not match")
         self.hidden = len(self.w1)
         self.meta: dict[str, Any] = dict(data.get("meta") or {})
+        self._np: Any = None
+        if use_numpy:
+            np: Any
+            try:
+                import numpy as np
+            except ImportError:  # pragma: no cover - without NumPy the standard library runs it
+                np = None
+            if np is not None:
+                self._np = np
+                self._w1t = np.array(self.w1, dtype=np.float64).T.copy()
+                self._b1 = np.array(self.b1, dtype=np.float64)
+                self._w2 = np.array(self.w2, dtype=np.float64)
 
     def logit(self, x: list[float]) -> float:
+        """The output for one feature vector, on the standard library."""
         tanh = math.tanh
         hid = [tanh(sum(map(mul, row, x)) + b) for row, b in zip(self.w1, self.b1, strict=True)]
         out: float = sum(map(mul, self.w2, hid)) + self.b2
@@ -190,8 +295,24 @@ class ValueNet:
 
     def probability(self, g: GameState, seat: int) -> float:
         """The network's chance that ``seat`` (its team, R24) wins from ``g``."""
-        z = self.logit(features(g, seat))
+        np = self._np
+        if np is not None:
+            x = np.array(self.featurize(g, seat), dtype=np.float64)
+            z = float(np.tanh(x @ self._w1t + self._b1) @ self._w2) + self.b2
+        else:
+            z = self.logit(self.featurize(g, seat))
         return 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+
+    def probabilities(self, g: GameState) -> list[float]:
+        """The network's chance of every seat, in seat order (one product on NumPy)."""
+        np = self._np
+        if np is None:
+            return [self.probability(g, s) for s in range(g.n)]
+        feat = self.featurize
+        x = np.array([feat(g, s) for s in range(g.n)], dtype=np.float64)
+        z = np.tanh(x @ self._w1t + self._b1) @ self._w2 + self.b2
+        p: list[float] = (1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))).tolist()
+        return p
 
 
 def weights_file(players: int) -> str:
@@ -216,4 +337,15 @@ def value_net(players: int, teams: bool = False) -> ValueNet | None:
     return net if net.players == players else None
 
 
-__all__ = ["FORMAT", "NUM_FEATURES", "ValueNet", "features", "value_net", "weights_file"]
+__all__ = [
+    "FEATURE_SETS",
+    "FORMAT",
+    "NUM_FEATURES",
+    "ValueNet",
+    "features",
+    "features_v2",
+    "featurizer",
+    "num_features",
+    "value_net",
+    "weights_file",
+]

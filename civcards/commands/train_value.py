@@ -23,8 +23,13 @@ def run_train(
     out: str | None,
     as_json: bool,
     show_progress: bool,
+    features: str = "v1",
 ) -> int:
+    from ..bots.value import FEATURE_SETS
+
     problems = []
+    if features not in FEATURE_SETS:
+        problems.append(f"--features must be one of: {', '.join(FEATURE_SETS)}")
     if players not in (2, 3, 4):
         problems.append("--players must be 2, 3 or 4")
     if games < 10:
@@ -55,7 +60,12 @@ def run_train(
     with bar:
         t1 = bar.add_task("playing games", total=games)
         samples = generate(
-            players, games, seed=seed, jobs=jobs, progress=lambda k: bar.advance(t1, k)
+            players,
+            games,
+            seed=seed,
+            jobs=jobs,
+            progress=lambda k: bar.advance(t1, k),
+            features=features,
         )
         t2 = bar.add_task("fitting", total=epochs)
         weights, metrics = fit(
@@ -65,11 +75,12 @@ def run_train(
         "command": (
             f"civcards train-value --players {players} --games {games} --seed {seed} "
             f"--hidden {hidden} --epochs {epochs}"
+            + (f" --features {features}" if features != "v1" else "")
         ),
         **{k: round(v, 4) for k, v in metrics.items()},
     }
     try:
-        write_weights(path, players, weights, meta)
+        write_weights(path, players, weights, meta, features)
     except OSError as e:
         typer.echo(f"error: cannot write {str(path)!r} ({e.strerror})", err=True)
         return EXIT_USAGE
@@ -96,6 +107,14 @@ def register(app: typer.Typer) -> None:
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         hidden: Annotated[int, typer.Option("--hidden", help="Hidden units.")] = 32,
         epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.")] = 30,
+        features: Annotated[
+            str,
+            typer.Option(
+                "--features",
+                help="The feature set: v1 (the position against the strongest opponent) or "
+                "v2 (v1, then every other seat in turn order).",
+            ),
+        ] = "v1",
         out: Annotated[
             str | None,
             typer.Option(
@@ -112,5 +131,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Train the value network of the `ismcts` bot from greedy games (needs NumPy)."""
         raise typer.Exit(
-            run_train(players, games, seed, jobs, hidden, epochs, out, as_json, not no_progress)
+            run_train(
+                players, games, seed, jobs, hidden, epochs, out, as_json, not no_progress, features
+            )
         )

@@ -29,7 +29,7 @@ from typing import Any
 
 from ..bots import bot_move, make_bot
 from ..bots.ismcts import values
-from ..bots.value import FORMAT, NUM_FEATURES, features
+from ..bots.value import FORMAT, featurizer, num_features
 from ..carta import GAME, new_game
 from ..carta.game import GameState
 
@@ -67,8 +67,13 @@ def _greedy_probability(g: GameState, seat: int) -> float:
     return values(g, seat)[seat]
 
 
-def play_and_record(players: int, seed: int, index: int) -> Samples:
-    """Play game ``index`` of a run seeded ``seed`` and record its positions."""
+def play_and_record(players: int, seed: int, index: int, features: str = "v1") -> Samples:
+    """Play game ``index`` of a run seeded ``seed`` and record its positions.
+
+    ``features`` names the feature set (:data:`civcards.bots.value.FEATURE_SETS`);
+    it changes what is recorded, not how the game is played.
+    """
+    feat = featurizer(features)
     rng = random.Random(f"value:{players}:{seed}:{index}")
     g = new_game(players, seed=rng.randrange(1 << 62))
     bots = [make_bot("greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
@@ -77,7 +82,7 @@ def play_and_record(players: int, seed: int, index: int) -> Samples:
         seat = g.active
         if rng.random() < SAMPLE:
             for s in range(players):
-                rows.append((features(g, s), s, _greedy_probability(g, s)))
+                rows.append((feat(g, s), s, _greedy_probability(g, s)))
         if rng.random() < EXPLORE:
             move = rng.choice(GAME.seat_options(g))
             if move.endswith("?"):
@@ -96,11 +101,11 @@ def play_and_record(players: int, seed: int, index: int) -> Samples:
     return out
 
 
-def _chunk(args: tuple[int, int, int, int]) -> Samples:
-    players, seed, start, stop = args
+def _chunk(args: tuple[int, int, int, int, str]) -> Samples:
+    players, seed, start, stop, features = args
     out = Samples.empty()
     for i in range(start, stop):
-        out.extend(play_and_record(players, seed, i))
+        out.extend(play_and_record(players, seed, i, features))
     return out
 
 
@@ -110,14 +115,16 @@ def generate(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    features: str = "v1",
 ) -> Samples:
     """Play ``games`` recorded games (over ``jobs`` processes); deterministic in ``seed``."""
     if players not in (2, 3, 4):
         raise ValueError("CIV is played by 2, 3 or 4 players")
+    featurizer(features)  # an unknown feature set is refused before any game is played
     if games < 1:
         raise ValueError("--games must be at least 1")
     step = max(1, min(200, games // max(1, jobs * 4) or 1))
-    chunks = [(players, seed, i, min(games, i + step)) for i in range(0, games, step)]
+    chunks = [(players, seed, i, min(games, i + step), features) for i in range(0, games, step)]
     out = Samples.empty()
     if jobs <= 1:
         for c in chunks:
@@ -150,32 +157,55 @@ def fit(
     """Fit the network; returns its weights (features unscaled) and validation figures."""
     import numpy as np
 
-    y = np.asarray(samples.y, dtype=np.float64)
-    if len(y) < 20 or len(samples.x) != len(y) * NUM_FEATURES:
+    y = np.asarray(samples.y, dtype=np.float32)
+    if len(y) < 20 or len(samples.x) % len(y):
         raise ValueError("too few positions to fit a network: play more games")
-    x = np.asarray(samples.x, dtype=np.float64).reshape(len(y), NUM_FEATURES)
+    width = len(samples.x) // len(y)
+    x = np.frombuffer(samples.x, dtype=np.float32).reshape(len(y), width)
     games = np.asarray(samples.game)
-    base = np.asarray(samples.baseline, dtype=np.float64)
+    base = np.asarray(samples.baseline, dtype=np.float32)
+    return fit_arrays(x, y, games, base, hidden=hidden, epochs=epochs, seed=seed, progress=progress)
+
+
+def fit_arrays(
+    x: Any,
+    y: Any,
+    games: Any,
+    base: Any,
+    hidden: int = 32,
+    epochs: int = 30,
+    seed: int = 0,
+    progress: Callable[[int], None] | None = None,
+    batch: int = 2048,
+) -> tuple[dict[str, Any], dict[str, float]]:
+    """:func:`fit` on NumPy arrays: features (a row a position), outcomes, games, baseline.
+
+    Training runs in single precision (millions of positions fit in memory);
+    the weights are written in double.
+    """
+    import numpy as np
+
     if len(y) < 20:
         raise ValueError("too few positions to fit a network: play more games")
+    width = x.shape[1]
     val = (games % 10) == 0
     if not val.any() or val.all():
         val = np.arange(len(y)) % 10 == 0
     tr = ~val
-    mu = x[tr].mean(0)
-    sd = x[tr].std(0)
+    mu = x[tr].mean(0, dtype=np.float64)
+    sd = x[tr].std(0, dtype=np.float64)
     sd[sd < 1e-6] = 1.0
-    xs = (x - mu) / sd
+    xs = ((x - mu.astype(np.float32)) / sd.astype(np.float32)).astype(np.float32)
     rng = np.random.default_rng(seed)
-    w1 = rng.normal(0.0, 1.0 / math.sqrt(NUM_FEATURES), (NUM_FEATURES, hidden))
-    b1 = np.zeros(hidden)
-    w2 = rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden)
-    b2 = np.zeros(1)
+    w1 = rng.normal(0.0, 1.0 / math.sqrt(width), (width, hidden)).astype(np.float32)
+    b1 = np.zeros(hidden, dtype=np.float32)
+    w2 = rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden).astype(np.float32)
+    b2 = np.zeros(1, dtype=np.float32)
     params = [w1, b1, w2, b2]
     m1 = [np.zeros_like(p) for p in params]
     m2 = [np.zeros_like(p) for p in params]
-    lr, decay, step, batch = 2e-3, 1e-5, 0, 2048
-    xt, yt = xs[tr], y[tr]
+    lr, decay, step = 2e-3, 1e-5, 0
+    xt, yt = xs[tr], y[tr].astype(np.float32)
 
     def forward(xb: Any) -> tuple[Any, Any]:
         act = np.tanh(xb @ params[0] + params[1])
@@ -231,8 +261,15 @@ def write_weights(
     players: int,
     weights: dict[str, Any],
     meta: dict[str, Any],
+    features: str = "v1",
 ) -> None:
-    data = {"format": FORMAT, "players": players, **weights, "meta": meta}
+    if len(weights["w1"][0]) != num_features(features, players):
+        raise ValueError(f"the weights do not take the {features} features of {players} players")
+    data: dict[str, Any] = {"format": FORMAT, "players": players}
+    if features != "v1":
+        data["features"] = features
+    data.update(weights)
+    data["meta"] = meta
     Path(path).write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
