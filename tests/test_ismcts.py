@@ -169,7 +169,8 @@ def _decision(g: GameState) -> Decision:
     return Decision(seat, observe(g, seat), seat_options(g))
 
 
-def test_r25_ismcts_decisions_ignore_the_cards_it_cannot_see() -> None:
+@pytest.mark.parametrize("horizon", ["game", "turn"])
+def test_r25_ismcts_decisions_ignore_the_cards_it_cannot_see(horizon: str) -> None:
     """R25: shuffling the hidden cards (other hands, deck) never changes the bot's choice."""
     checked = 0
     for seed in range(40):
@@ -181,8 +182,8 @@ def test_r25_ismcts_decisions_ignore_the_cards_it_cannot_see() -> None:
         g2 = hide_shuffled(g, me, random.Random(seed + 100))
         if g2.hands == g.hands and g2.deck == g.deck:
             continue
-        a = ISMCTSBot(seed, iterations=150).choose(_decision(g))
-        b = ISMCTSBot(seed, iterations=150).choose(_decision(g2))
+        a = ISMCTSBot(seed, iterations=150, horizon=horizon).choose(_decision(g))
+        b = ISMCTSBot(seed, iterations=150, horizon=horizon).choose(_decision(g2))
         assert a == b
         checked += 1
     assert checked >= 15
@@ -198,6 +199,38 @@ def test_ismcts_plays_legal_games_in_every_configuration() -> None:
             assert seat is not None
             g.apply(bot_move(bots[seat], GAME, g))
         assert g.winners
+
+
+def test_r9_r13_the_turn_horizon_searches_the_seats_own_turn_only() -> None:
+    """R9-R13: with ``:turn`` the tree holds only the searching seat's moves of this turn
+    (play, effects, end); the full search also grows into the next seats' turns."""
+    g = advance(new_game(3, seed=21), random.Random(21), 9)
+    while len(seat_options(g)) < 3:
+        g.apply(random.Random(g.turn).choice(g.legal_moves()))
+    me = g.active
+
+    def movers(bot: ISMCTSBot) -> set[int]:
+        bot.choose(_decision(g))
+        seen: set[int] = set()
+        todo = [bot.last_root]
+        while todo:
+            node = todo.pop()
+            assert node is not None
+            seen.add(node.mover)
+            todo.extend(node.children.values())
+        return seen
+
+    turn = make_bot("ismcts:400it:turn", seed=3)
+    assert isinstance(turn, ISMCTSBot) and turn.name == "ismcts:400it:turn"
+    assert movers(turn) == {me}
+    full = make_bot("ismcts:400it", seed=3)
+    assert isinstance(full, ISMCTSBot)
+    assert len(movers(full)) > 1
+    assert make_bot("ismcts:50it:greedy:turn").name == "ismcts:50it:greedy:turn"
+    with pytest.raises(ValueError, match="evaluation"):
+        make_bot("ismcts:50it:sideways")
+    with pytest.raises(ValueError, match="horizon"):
+        ISMCTSBot(1, horizon="forever")
 
 
 def test_ismcts_is_deterministic_given_its_seed() -> None:

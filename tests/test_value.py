@@ -20,6 +20,7 @@ from civcards.bots.value import (
     PER_SEAT,
     ValueNet,
     features,
+    features_all,
     features_v2,
     num_features,
     value_net,
@@ -62,10 +63,13 @@ def test_v2_features_are_v1_then_every_other_seat(config, seed, steps) -> None: 
     g = _random_position(config, seed, steps)
     if g.phase == DRAFT:
         return
+    together = features_all(g, "v2")
+    assert features_all(g, "v1") == [features(g, s) for s in range(g.n)]
     for s in range(g.n):
         f = features_v2(g, s)
         assert len(f) == num_features("v2", g.n) == NUM_FEATURES + PER_SEAT * (g.n - 1)
         assert f[:NUM_FEATURES] == features(g, s)
+        assert together[s] == f
         assert all(math.isfinite(x) for x in f)
 
 

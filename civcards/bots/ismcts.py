@@ -66,6 +66,9 @@ TEMPERATURE = 20.0
 #: how leaves are valued: the learned network (where one ships for the player
 #: count, else the greedy evaluation) or always the greedy evaluation
 EVALUATIONS = ("net", "greedy")
+#: how far the tree grows: through every seat's turns ("game"), or only through the
+#: searching seat's own turn, the position after it valued as it stands ("turn")
+HORIZONS = ("game", "turn")
 #: the final choice considers options searched at least this share of the most searched
 ROBUST_SHARE = 0.2
 
@@ -230,6 +233,7 @@ class ISMCTSBot(Bot):
         seconds: float | None = None,
         exploration: float = EXPLORATION,
         evaluation: str = "net",
+        horizon: str = "game",
     ) -> None:
         super().__init__(seed)
         if iterations is None and seconds is None:
@@ -242,11 +246,19 @@ class ISMCTSBot(Bot):
                 f"ismcts evaluation {evaluation!r} is not one of: {', '.join(EVALUATIONS)}"
             )
         self.evaluation = evaluation
+        if horizon not in HORIZONS:
+            raise ValueError(f"ismcts horizon {horizon!r} is not one of: {', '.join(HORIZONS)}")
+        self.horizon = horizon
         budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
-        self.name = f"ismcts:{budget}" + ("" if evaluation == "net" else f":{evaluation}")
+        self.name = (
+            f"ismcts:{budget}"
+            + ("" if evaluation == "net" else f":{evaluation}")
+            + ("" if horizon == "game" else f":{horizon}")
+        )
         self._fallback = GreedyBot(seed)
-        #: iterations run at the last decision (for reports and tests)
+        #: iterations run at the last decision, and its tree (for reports and tests)
         self.last_iterations = 0
+        self.last_root: _Node | None = None
         self._seat = 0
         self._known: list[list[int]] = []
         self._texts: dict[Any, str] = {}
@@ -285,6 +297,7 @@ class ISMCTSBot(Bot):
             self._iterate(root, det.sample(rng), allowed)
             done += 1
         self.last_iterations = done
+        self.last_root = root
         most = max((ch.visits for ch in root.children.values()), default=0)
         floor = max(1, int(most * ROBUST_SHARE))
         best: str | None = None
@@ -329,7 +342,10 @@ class ISMCTSBot(Bot):
         node = root
         path: list[_Node] = []
         at_root = True
+        own_turn = self.horizon == "turn"
         while g.phase != OVER:
+            if own_turn and g.active != seat:
+                break  # the searching seat's turn is over: value the position as it stands
             hidden = node.hidden
             moves = g._generate()
             keys: list[Any]
@@ -404,11 +420,18 @@ class ISMCTSBot(Bot):
 def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
     """The registry's factory: ``ismcts``, ``ismcts:2000it``, ``ismcts:1s``, ``ismcts:1000it:greedy``.
 
-    The optional last part names the leaf evaluation (:data:`EVALUATIONS`).
+    The optional parts after the budget name the leaf evaluation
+    (:data:`EVALUATIONS`) and the horizon (:data:`HORIZONS`), in any order.
     """
-    budget, _, evaluation = (arg or "").partition(":")
+    budget, _, rest = (arg or "").partition(":")
     its, secs = parse_budget(budget or None)
-    return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation.strip() or "net")
+    evaluation, horizon = "net", "game"
+    for part in filter(None, (p.strip() for p in rest.split(":"))):
+        if part in HORIZONS:
+            horizon = part
+        else:
+            evaluation = part
+    return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation, horizon=horizon)
 
 
 __all__ = ["ISMCTSBot", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]

@@ -214,6 +214,155 @@ def features_v2(g: GameState, me: int) -> list[float]:
     return out
 
 
+def features_all(g: GameState, version: str = "v1") -> list[list[float]]:
+    """``[features(g, s) for s in seats]`` (or :func:`features_v2`), computed together.
+
+    What every seat's numbers share (markers, ratios to the thresholds, the
+    deck, majority points, Culture) is worked out once: the search values all
+    seats of a leaf (max-n), and this is most of a leaf's cost.
+    """
+    n = g.n
+    heg = g.heg
+    teams = g.teams
+    dem = [[0] * 6 for _ in range(n)]
+    emb = [[0] * 6 for _ in range(n)]
+    for s, d, k, _ in g.markers:
+        (dem if k == "democracy" else emb)[s][d] += 1
+    areas = g.areas
+    hands = g.hands
+    ratio: list[list[float]] = []
+    ratio_h: list[list[float]] = []
+    for s in range(n):
+        a = areas[s]
+        h = hands[s]
+        ds = dem[s]
+        ratio.append([a[d] / (heg + ds[d]) for d in range(6)])
+        ratio_h.append([(a[d] + h[d]) / (heg + ds[d]) for d in range(6)])
+    deck = g.deck
+    dk = [0] * 6
+    for d in deck:
+        dk[d] += 1
+    tail = [g.discard[d] / TOTALS[d] for d in range(6)]
+    tail2 = [dk[d] / TOTALS[d] for d in range(6)]
+    nd = len(deck)
+    era = g.era
+    pts = majority_points(areas, teams)
+    late = max(0.0, 1.0 - nd / 30.0)
+    cult = [a[CULTURE] for a in areas]
+    leader = [
+        1.0 if cult[s] and all(cult[r] < cult[s] for r in range(n) if r != s) else 0.0
+        for s in range(n)
+    ]
+    sizes = [g.hand_size(s) for s in range(n)]
+    held = [sum(h) for h in hands]
+    dem_total = [sum(x) for x in dem]
+    head = (
+        nd / 104.0,
+        1.0 if era == 0 else 0.0,
+        1.0 if era == 1 else 0.0,
+        1.0 if era == 2 else 0.0,
+        1.0 if g.last_round else 0.0,
+    )
+    active = g.active
+    play = g.phase == PLAY
+    v2 = version == "v2"
+    if v2:
+        pts_ffa = majority_points(areas, False) if teams else pts
+        emb_total = [sum(x) for x in emb]
+        blocks = [
+            [
+                *ratio[s],
+                *(hands[s][d] / 3.0 for d in range(6)),
+                1.0 if active == s else 0.0,
+                sizes[s] / 7.0,
+                pts_ffa[s] / 6.0,
+                emb_total[s] / 2.0,
+            ]
+            for s in range(n)
+        ]
+    elif version != "v1":
+        featurizer(version)  # raises: an unknown feature set
+    out_all: list[list[float]] = []
+    for me in range(n):
+        opps = [s for s in range(n) if s != me and not (teams and s % 2 == me % 2)]
+        rm = ratio[me]
+        rhm = ratio_h[me]
+        h = hands[me]
+        em = emb[me]
+        out: list[float] = []
+        best_me = best_me_h = best_o = best_o_h = 0.0
+        for d in range(6):
+            x = rm[d]
+            xh = rhm[d]
+            if x > best_me:
+                best_me = x
+            if xh > best_me_h:
+                best_me_h = xh
+            ox = oxh = 0.0
+            oh = oe = 0
+            for s in opps:
+                v = ratio[s][d]
+                if v > ox:
+                    ox = v
+                vh = ratio_h[s][d]
+                if vh > oxh:
+                    oxh = vh
+                hd = hands[s][d]
+                if hd > oh:
+                    oh = hd
+                oe += emb[s][d]
+            if ox > best_o:
+                best_o = ox
+            if oxh > best_o_h:
+                best_o_h = oxh
+            out += (
+                x,
+                x * x * x,
+                h[d] / 3.0,
+                xh * xh * xh,
+                ox,
+                ox * ox * ox,
+                oh / 3.0,
+                oxh * oxh * oxh,
+                float(em[d]),
+                float(oe),
+                tail[d],
+                tail2[d],
+            )
+        own = pts[me % 2] if teams else pts[me]
+        rival = pts[1 - me % 2] if teams else max(pts[s] for s in opps)
+        margin = own - rival
+        mine_turn = active == me
+        out += head
+        out += (
+            1.0 if mine_turn else 0.0,
+            1.0 if mine_turn and play else 0.0,
+            margin / 6.0,
+            late * margin / 6.0,
+            (2.0 if g.last_round else late) * margin / 6.0,
+            leader[me],
+            1.0 if any(leader[s] for s in opps) else 0.0,
+            sizes[me] / 7.0,
+            max(sizes[s] for s in opps) / 7.0,
+            held[me] / 7.0,
+            max(held[s] for s in opps) / 7.0,
+            best_me,
+            best_me_h,
+            best_o,
+            best_o_h,
+            best_me**4,
+            best_o**4,
+            sum(dem_total[s] for s in opps) / 3.0,
+            dem_total[me] / 3.0,
+            1.0,
+        )
+        if v2:
+            for i in range(1, n):
+                out += blocks[(me + i) % n]
+        out_all.append(out)
+    return out_all
+
+
 _FEATURIZERS = {"v1": features, "v2": features_v2}
 
 
@@ -308,8 +457,7 @@ class ValueNet:
         np = self._np
         if np is None:
             return [self.probability(g, s) for s in range(g.n)]
-        feat = self.featurize
-        x = np.array([feat(g, s) for s in range(g.n)], dtype=np.float64)
+        x = np.array(features_all(g, self.features), dtype=np.float64)
         z = np.tanh(x @ self._w1t + self._b1) @ self._w2 + self.b2
         p: list[float] = (1.0 / (1.0 + np.exp(-np.clip(z, -50.0, 50.0)))).tolist()
         return p
@@ -343,6 +491,7 @@ __all__ = [
     "NUM_FEATURES",
     "ValueNet",
     "features",
+    "features_all",
     "features_v2",
     "featurizer",
     "num_features",
