@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from operator import mul
@@ -57,112 +58,12 @@ CULTURE = 4
 
 
 def features(g: GameState, me: int) -> list[float]:
-    """The position ``g`` seen from seat ``me``, as the network's input.
+    """The position ``g`` seen from seat ``me``, as the network's input (feature set v1).
 
     ``g`` is a complete state: in a search, one deal of the hidden cards
     consistent with what the searching seat knows.
     """
-    n = g.n
-    heg = g.heg
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [[0] * 6 for _ in range(n)]
-    for s, d, k, _ in g.markers:
-        (dem if k == "democracy" else emb)[s][d] += 1
-    areas = g.areas
-    hands = g.hands
-    a = areas[me]
-    h = hands[me]
-    opps = [s for s in range(n) if s != me and not (g.teams and s % 2 == me % 2)]
-    deck = g.deck
-    dk = [0] * 6
-    for d in deck:
-        dk[d] += 1
-    out: list[float] = []
-    best_me = best_me_h = best_o = best_o_h = 0.0
-    for d in range(6):
-        t = heg + dem[me][d]
-        x = a[d] / t
-        xh = (a[d] + h[d]) / t
-        if x > best_me:
-            best_me = x
-        if xh > best_me_h:
-            best_me_h = xh
-        ox = oxh = 0.0
-        oh = oe = 0
-        for s in opps:
-            to = heg + dem[s][d]
-            ad = areas[s][d]
-            hd = hands[s][d]
-            v = ad / to
-            if v > ox:
-                ox = v
-            vh = (ad + hd) / to
-            if vh > oxh:
-                oxh = vh
-            if hd > oh:
-                oh = hd
-            oe += emb[s][d]
-        if ox > best_o:
-            best_o = ox
-        if oxh > best_o_h:
-            best_o_h = oxh
-        out += (
-            x,
-            x * x * x,
-            h[d] / 3.0,
-            xh * xh * xh,
-            ox,
-            ox * ox * ox,
-            oh / 3.0,
-            oxh * oxh * oxh,
-            float(emb[me][d]),
-            float(oe),
-            g.discard[d] / TOTALS[d],
-            dk[d] / TOTALS[d],
-        )
-    nd = len(deck)
-    era = g.era
-    pts = majority_points(areas, g.teams)
-    own = pts[me % 2] if g.teams else pts[me]
-    rival = pts[1 - me % 2] if g.teams else max(pts[s] for s in opps)
-    margin = own - rival
-    late = max(0.0, 1.0 - nd / 30.0)
-    mine_turn = g.active == me
-    cm = a[CULTURE]
-    culture = 1.0 if cm and all(areas[s][CULTURE] < cm for s in range(n) if s != me) else 0.0
-    other_culture = 0.0
-    for s in opps:
-        c = areas[s][CULTURE]
-        if c and all(areas[r][CULTURE] < c for r in range(n) if r != s):
-            other_culture = 1.0
-    out += (
-        nd / 104.0,
-        1.0 if era == 0 else 0.0,
-        1.0 if era == 1 else 0.0,
-        1.0 if era == 2 else 0.0,
-        1.0 if g.last_round else 0.0,
-        1.0 if mine_turn else 0.0,
-        1.0 if mine_turn and g.phase == PLAY else 0.0,
-        margin / 6.0,
-        late * margin / 6.0,
-        (2.0 if g.last_round else late) * margin / 6.0,
-        culture,
-        other_culture,
-        g.hand_size(me) / 7.0,
-        max(g.hand_size(s) for s in opps) / 7.0,
-        sum(h) / 7.0,
-        max(sum(hands[s]) for s in opps) / 7.0,
-        best_me,
-        best_me_h,
-        best_o,
-        best_o_h,
-        best_me**4,
-        best_o**4,
-        sum(sum(dem[s]) for s in opps) / 3.0,
-        sum(dem[me]) / 3.0,
-        1.0,
-    )
-    return out
+    return features_all(g, "v1", (me,))[0]
 
 
 def num_features(version: str, players: int) -> int:
@@ -187,37 +88,15 @@ def features_v2(g: GameState, me: int) -> list[float]:
     v1 numbers only see "the strongest opponent"; with three or more players
     who plays next matters (only the active seat wins by hegemony, R21).
     """
-    out = features(g, me)
-    n = g.n
-    heg = g.heg
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [0] * n
-    for s, d, k, _ in g.markers:
-        if k == "democracy":
-            dem[s][d] += 1
-        else:
-            emb[s] += 1
-    pts = majority_points(g.areas, False)
-    for i in range(1, n):
-        s = (me + i) % n
-        a = g.areas[s]
-        h = g.hands[s]
-        ds = dem[s]
-        out += [a[d] / (heg + ds[d]) for d in range(6)]
-        out += [h[d] / 3.0 for d in range(6)]
-        out += (
-            1.0 if g.active == s else 0.0,
-            g.hand_size(s) / 7.0,
-            pts[s] / 6.0,
-            emb[s] / 2.0,
-        )
-    return out
+    return features_all(g, "v2", (me,))[0]
 
 
-def features_all(g: GameState, version: str = "v1") -> list[list[float]]:
-    """``[features(g, s) for s in seats]`` (or :func:`features_v2`), computed together.
+def features_all(
+    g: GameState, version: str = "v1", seats: Iterable[int] | None = None
+) -> list[list[float]]:
+    """The features of ``seats`` (default: every seat, in order) in feature set ``version``.
 
-    What every seat's numbers share (markers, ratios to the thresholds, the
+    What the seats' numbers share (markers, ratios to the thresholds, the
     deck, majority points, Culture) is worked out once: the search values all
     seats of a leaf (max-n), and this is most of a leaf's cost.
     """
@@ -283,7 +162,7 @@ def features_all(g: GameState, version: str = "v1") -> list[list[float]]:
     elif version != "v1":
         featurizer(version)  # raises: an unknown feature set
     out_all: list[list[float]] = []
-    for me in range(n):
+    for me in range(n) if seats is None else seats:
         opps = [s for s in range(n) if s != me and not (teams and s % 2 == me % 2)]
         rm = ratio[me]
         rhm = ratio_h[me]

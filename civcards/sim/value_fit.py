@@ -29,7 +29,7 @@ from typing import Any
 
 from ..bots import bot_move, make_bot
 from ..bots.ismcts import values
-from ..bots.value import FORMAT, featurizer, num_features
+from ..bots.value import FORMAT, features_all, featurizer, num_features
 from ..carta import GAME, new_game
 from ..carta.game import GameState
 
@@ -73,7 +73,7 @@ def play_and_record(players: int, seed: int, index: int, features: str = "v1") -
     ``features`` names the feature set (:data:`civcards.bots.value.FEATURE_SETS`);
     it changes what is recorded, not how the game is played.
     """
-    feat = featurizer(features)
+    featurizer(features)  # an unknown feature set is refused at once
     rng = random.Random(f"value:{players}:{seed}:{index}")
     g = new_game(players, seed=rng.randrange(1 << 62))
     bots = [make_bot("greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
@@ -81,8 +81,8 @@ def play_and_record(players: int, seed: int, index: int, features: str = "v1") -
     while not g.finished:
         seat = g.active
         if rng.random() < SAMPLE:
-            for s in range(players):
-                rows.append((feat(g, s), s, _greedy_probability(g, s)))
+            for s, f in enumerate(features_all(g, features)):
+                rows.append((f, s, _greedy_probability(g, s)))
         if rng.random() < EXPLORE:
             move = rng.choice(GAME.seat_options(g))
             if move.endswith("?"):
