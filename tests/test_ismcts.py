@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from civcards.bots import Decision, ISMCTSBot, bot_move, make_bot
-from civcards.bots.ismcts import parse_budget, values
+from civcards.bots.ismcts import greedy_first, parse_budget, values
 from civcards.carta import GAME, GameState, expand, new_game, observe, seat_options
 from civcards.carta.cards import ERA_COMPOSITION, LETTERS, era_sizes
 from civcards.carta.determinize import TOTALS, DeterminizeError, Determinizer
@@ -231,6 +231,36 @@ def test_r9_r13_the_turn_horizon_searches_the_seats_own_turn_only() -> None:
         make_bot("ismcts:50it:sideways")
     with pytest.raises(ValueError, match="horizon"):
         ISMCTSBot(1, horizon="forever")
+
+
+def test_r21_a_rivals_first_reply_in_the_tree_is_its_greedy_move() -> None:
+    """R21 with three players (max-n): a rival's node is first expanded along the move its own
+    greedy evaluation prefers, here the play that gives it hegemony."""
+    g = new_game(3, seed=8)
+    rival = g.active
+    d = next(d for d in range(6) if g.hands[rival][d])
+    g.areas[rival][d] = g.heg - 1
+    moves = g.legal_moves()
+    assert len(moves) > 1
+    pick = greedy_first(g, rival, moves)
+    assert pick.kind == "play" and pick.cards == LETTERS[d]
+    # the greedy bot, asked at the table, makes the same move
+    assert str(pick) == bot_move(make_bot("greedy", seed=1), GAME, g)
+
+
+@pytest.mark.parametrize(("players", "maxn"), [(2, False), (3, True), (4, False)])
+def test_rivals_are_modelled_by_greedy_only_in_max_n_searches(players: int, maxn: bool) -> None:
+    """With two or four players the search is paranoid (every opponent minimises the bot's
+    chance), so no rival follows its greedy preference; with three it is max-n."""
+    g = advance(new_game(players, seed=31), random.Random(31), 6)
+    while len(seat_options(g)) < 2:
+        g.apply(random.Random(g.turn).choice(g.legal_moves()))
+    bot = ISMCTSBot(2, iterations=30)
+    bot.choose(_decision(g))
+    assert bot._maxn is maxn
+    greedy_eval = ISMCTSBot(2, iterations=30, evaluation="greedy")
+    greedy_eval.choose(_decision(g))
+    assert greedy_eval._maxn is False
 
 
 def test_ismcts_is_deterministic_given_its_seed() -> None:

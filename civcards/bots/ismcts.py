@@ -54,7 +54,7 @@ from ..carta.determinize import DeterminizeError, Determinizer
 from ..carta.game import OVER, GameState
 from ..carta.moves import Move, format_move
 from .base import Bot, Decision
-from .greedy import GreedyBot, Local, _best_keep, evaluate
+from .greedy import EFFECT_COST, GreedyBot, Local, _best_keep, apply_move, evaluate
 from .value import ValueNet, value_net
 
 #: iterations of a plain ``ismcts``
@@ -202,6 +202,29 @@ def values(
     return [mine if s == seat else 1.0 - mine for s in range(n)]
 
 
+def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
+    """The tree key among ``keys`` whose move the greedy evaluation ranks first for ``mover``.
+
+    ``g`` is the state the search dealt; a '?' key (Discovery, Inquisition) is
+    valued as the position before it, less the greedy bot's price of an effect.
+    """
+    base = local_view(g, mover)
+    best = keys[0]
+    best_v = float("-inf")
+    for k in keys:
+        if isinstance(k, Move):
+            st = base.copy()
+            apply_move(st, k)
+            v = evaluate(st)
+            if k.kind not in ("end", "play", "keep", "take"):
+                v -= EFFECT_COST
+        else:
+            v = evaluate(base) - EFFECT_COST
+        if v > best_v:
+            best, best_v = k, v
+    return best
+
+
 def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> Move:
     """The full move the greedy bot would make after a Discovery or Inquisition reveal."""
     me = g.active
@@ -263,6 +286,7 @@ class ISMCTSBot(Bot):
         self._known: list[list[int]] = []
         self._texts: dict[Any, str] = {}
         self._net: ValueNet | None = None
+        self._maxn = False
 
     def choose(self, decision: Decision) -> str:
         options = decision.options
@@ -277,6 +301,7 @@ class ISMCTSBot(Bot):
         self._seat = me
         obs = decision.observation
         self._net = value_net(obs.players, obs.teams) if self.evaluation == "net" else None
+        self._maxn = self._net is not None and obs.players == 3
         self._known = [k[:] if s != me else [0] * 6 for s, k in enumerate(det.known)]
         self._texts = {}
         root_hidden: tuple[str, int] | None = None
@@ -343,6 +368,7 @@ class ISMCTSBot(Bot):
         path: list[_Node] = []
         at_root = True
         own_turn = self.horizon == "turn"
+        maxn = self._maxn
         while g.phase != OVER:
             if own_turn and g.active != seat:
                 break  # the searching seat's turn is over: value the position as it stands
@@ -381,7 +407,11 @@ class ISMCTSBot(Bot):
                     ch.avail += 1
             mover = g.active
             if untried:
-                k = untried[int(rnd() * len(untried))]
+                if maxn and mover != seat and len(untried) == len(kmap) > 1:
+                    # a rival's first visit follows its own greedy preference (max-n)
+                    k = greedy_first(g, mover, untried)
+                else:
+                    k = untried[int(rnd() * len(untried))]
                 child = _Node(mover, None if isinstance(k, Move) else k)
                 child.avail = 1
                 children[k] = child
@@ -434,4 +464,4 @@ def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
     return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation, horizon=horizon)
 
 
-__all__ = ["ISMCTSBot", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]
+__all__ = ["ISMCTSBot", "greedy_first", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]
