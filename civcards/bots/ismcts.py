@@ -31,6 +31,12 @@ reached and backs the value up.
   values. With four players max-n showed no gain over paranoid values and
   costs four network evaluations a leaf, so four players stay paranoid
   (docs/bots.md).
+* **Rivals' first replies**: with three players (max-n) a rival's node is first
+  expanded along the move its own greedy evaluation prefers
+  (:func:`greedy_first`); elsewhere new nodes are tried in random order.
+* **Horizon**: ``ismcts:1000it:turn`` grows the tree only through the seat's
+  own turn and values the position after it (an experiment: weaker than the
+  full tree, docs/bots.md).
 * **One turn, many moves**: while the same seat goes on choosing (play, then
   effects, then end), a node is worth the best of its children, not their
   mean, so a good line of play is not diluted by the poor ones tried beside it.
