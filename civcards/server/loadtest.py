@@ -452,37 +452,96 @@ class LoadTest:
 # -- the server under test ----------------------------------------------------
 
 
+class _PortTaken(Exception):
+    """The server could not bind its port: another program took it first."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
+def _listens(pid: int, port: int) -> bool | None:
+    """Whether process ``pid`` holds the socket listening on loopback ``port`` (Linux /proc);
+    None where that cannot be told."""
+    try:
+        inodes = set()
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:["):
+                inodes.add(link[8:-1])
+        with open("/proc/net/tcp") as fh:
+            next(fh)
+            for line in fh:
+                f = line.split()
+                if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                    return f[9] in inodes
+    except (OSError, StopIteration, IndexError, ValueError):
+        return None
+    return False
+
+
 class OwnServer:
-    """A ``civcards serve`` subprocess on a free loopback port over a temporary SQLite file."""
+    """A ``civcards serve`` subprocess on a free loopback port over a temporary SQLite file.
+
+    A free port can be taken by another program between the moment it is
+    found and the moment the server binds it; then the server exits at once
+    (or another server answers in its place) and :meth:`start` tries again on
+    another port.
+    """
+
+    ATTEMPTS = 5
 
     def __init__(self, bot_delay: float) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="civcards-load-")
+        self.bot_delay = bot_delay
+        self.log_path = Path(self.dir.name) / "serve.log"
+        self.db = Path(self.dir.name) / "load.db"
+        self.log = self.log_path.open("wb")
+        self._launch()
+
+    def _launch(self) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = Path(self.dir.name) / "serve.log"
-        db = Path(self.dir.name) / "load.db"
         cmd = [
             sys.executable, "-m", "civcards.cli", "serve",
-            "--port", str(self.port), "--db", f"sqlite:///{db}",
-            "--bot-delay", str(bot_delay), "--log-level", "warning",
+            "--port", str(self.port), "--db", f"sqlite:///{self.db}",
+            "--bot-delay", str(self.bot_delay), "--log-level", "warning",
         ]  # fmt: skip
-        self.log = self.log_path.open("wb")
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
+        for attempt in range(self.ATTEMPTS):
+            try:
+                self._wait_once(timeout)
+                return
+            except _PortTaken:
+                if attempt == self.ATTEMPTS - 1:
+                    raise RuntimeError(
+                        f"the server found no free port in {self.ATTEMPTS} tries: {self.tail()}"
+                    ) from None
+                if self.proc.poll() is None:
+                    self.proc.kill()
+                    self.proc.wait(5)
+                self._launch()
+
+    def _wait_once(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                if "address already in use" in self.tail():
+                    raise _PortTaken
                 raise RuntimeError(f"the server exited at start: {self.tail()}")
             try:
                 if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
+                    mine = _listens(self.proc.pid, self.port)
+                    if mine is None or mine:
+                        return
+                    # another program answers on the port: wait for ours to start or fail
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)

@@ -72,3 +72,31 @@ def test_loadtest_curve_draws_its_plot(tmp_path: Path) -> None:
     curve = json.loads(r.stdout)["curve"]
     assert [c["games"] for c in curve] == [1, 2]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_own_server_moves_to_another_port_when_its_port_is_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A port found free can be taken before the server binds it (another test's server, say):
+    the load test's own server then starts again on another port instead of failing, and the
+    server that answers is its own."""
+    import socket
+
+    import civcards.server.loadtest as lt
+
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", 0))
+    squatter.listen()
+    taken = squatter.getsockname()[1]
+    real = lt.free_port
+    ports = iter([taken])
+    monkeypatch.setattr(lt, "free_port", lambda: next(ports, None) or real())
+    srv = lt.OwnServer(0.0)
+    try:
+        srv.wait_ready()
+        assert srv.port != taken
+        assert lt._listens(srv.proc.pid, srv.port) is True
+        assert lt._listens(srv.proc.pid, taken) is False
+    finally:
+        srv.stop()
+        squatter.close()
