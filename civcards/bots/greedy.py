@@ -393,6 +393,17 @@ def apply_move(st: Local, m: Move) -> None:
     # "end": nothing to apply
 
 
+def score_move(base: Local, m: Move) -> float:
+    """The greedy bot's score of move ``m`` from ``base``: the position after it, less the
+    price of an effect (:data:`EFFECT_COST`)."""
+    st = base.copy()
+    apply_move(st, m)
+    v = evaluate(st)
+    if m.kind not in ("end", "play", "keep", "take"):
+        v -= EFFECT_COST
+    return v
+
+
 # ---------------------------------------------------------------------------
 # The bot
 
@@ -429,12 +440,7 @@ class GreedyBot(Bot):
             if opt.endswith("?"):
                 v = self._estimate_secret(base, opt) - EFFECT_COST
             else:
-                m = self._parse(opt)
-                st = base.copy()
-                apply_move(st, m)
-                v = evaluate(st)
-                if m.kind not in ("end", "play", "keep", "take"):
-                    v -= EFFECT_COST
+                v = score_move(base, self._parse(opt))
             if v > best_v:
                 best, best_v = opt, v
         return best

@@ -60,7 +60,7 @@ from ..carta.determinize import DeterminizeError, Determinizer
 from ..carta.game import OVER, GameState
 from ..carta.moves import Move, format_move
 from .base import Bot, Decision
-from .greedy import EFFECT_COST, GreedyBot, Local, _best_keep, apply_move, evaluate
+from .greedy import EFFECT_COST, GreedyBot, Local, _best_keep, evaluate, score_move
 from .value import ValueNet, value_net
 
 #: iterations of a plain ``ismcts``
@@ -218,14 +218,7 @@ def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
     best = keys[0]
     best_v = float("-inf")
     for k in keys:
-        if isinstance(k, Move):
-            st = base.copy()
-            apply_move(st, k)
-            v = evaluate(st)
-            if k.kind not in ("end", "play", "keep", "take"):
-                v -= EFFECT_COST
-        else:
-            v = evaluate(base) - EFFECT_COST
+        v = score_move(base, k) if isinstance(k, Move) else evaluate(base) - EFFECT_COST
         if v > best_v:
             best, best_v = k, v
     return best
