@@ -462,7 +462,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _listens(pid: int, port: int) -> bool | None:
+def listens_on(pid: int, port: int) -> bool | None:
     """Whether process ``pid`` holds the socket listening on loopback ``port`` (Linux /proc);
     None where that cannot be told."""
     try:
@@ -538,7 +538,7 @@ class OwnServer:
                 raise RuntimeError(f"the server exited at start: {self.tail()}")
             try:
                 if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    mine = _listens(self.proc.pid, self.port)
+                    mine = listens_on(self.proc.pid, self.port)
                     if mine is None or mine:
                         return
                     # another program answers on the port: wait for ours to start or fail

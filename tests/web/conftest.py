@@ -17,6 +17,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from civcards.server.loadtest import listens_on
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -49,8 +51,24 @@ class ServerProcess:
         self.log_path = db_path.with_suffix(".log")
         self.extra_args = list(extra_args)
         self.env = env
+        #: whether the server has run on self.port (then a restart must keep it)
+        self._ran = False
 
     def start(self) -> None:
+        """Start the server; a port another program took first is traded for a fresh one,
+        unless the server already ran on it (a restart keeps its port)."""
+        for attempt in range(5):
+            if self._launch_once():
+                self._ran = True
+                return
+            if self._ran or attempt == 4:
+                break
+            self.port = free_port()
+            self.base = f"http://127.0.0.1:{self.port}"
+        raise RuntimeError(f"the server could not bind port {self.port}: {self.log()[-2000:]}")
+
+    def _launch_once(self) -> bool:
+        """Launch once: True when the server answers on its port, False when the port was taken."""
         cmd = [
             sys.executable,
             "-m",
@@ -69,15 +87,24 @@ class ServerProcess:
             cmd.append("--allow-seed")
         cmd += self.extra_args
         env = {**os.environ, **self.env} if self.env else None
-        log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        start = self.log_path.stat().st_size if self.log_path.exists() else 0
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log_path.read_text()[-2000:]}")
+                tail = self.log_path.read_bytes()[start:].decode(errors="replace")
+                if "address already in use" in tail:
+                    self.proc = None
+                    return False
+                raise RuntimeError(f"the server exited: {tail[-2000:]}")
             try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    return
+                ok = httpx.get(self.base + "/api/games", timeout=1).status_code == 200
+                # the answer must come from our process, not from one that took the port
+                if ok and listens_on(self.proc.pid, self.port) is not False:
+                    return True
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)

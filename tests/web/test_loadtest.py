@@ -95,8 +95,41 @@ def test_own_server_moves_to_another_port_when_its_port_is_taken(
     try:
         srv.wait_ready()
         assert srv.port != taken
-        assert lt._listens(srv.proc.pid, srv.port) is True
-        assert lt._listens(srv.proc.pid, taken) is False
+        assert lt.listens_on(srv.proc.pid, srv.port) is True
+        assert lt.listens_on(srv.proc.pid, taken) is False
+    finally:
+        srv.stop()
+        squatter.close()
+
+
+def test_test_server_moves_to_another_port_when_its_port_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web tests' own server fixture has the same guard: a port taken between finding it
+    and binding it is traded for another, and the server that answers is its own; a restart
+    keeps the port it ran on."""
+    import socket
+
+    from civcards.server.loadtest import listens_on
+
+    from . import conftest
+
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", 0))
+    squatter.listen()
+    taken = squatter.getsockname()[1]
+    real = conftest.free_port
+    ports = iter([taken])
+    monkeypatch.setattr(conftest, "free_port", lambda: next(ports, None) or real())
+    srv = conftest.ServerProcess(tmp_path / "civ.db")
+    try:
+        srv.start()
+        assert srv.port != taken
+        assert srv.proc is not None and listens_on(srv.proc.pid, srv.port) is True
+        port = srv.port
+        srv.restart()
+        assert srv.port == port
+        assert srv.proc is not None and listens_on(srv.proc.pid, port) is True
     finally:
         srv.stop()
         squatter.close()
