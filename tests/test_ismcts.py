@@ -263,6 +263,59 @@ def test_rivals_are_modelled_by_greedy_only_in_max_n_searches(players: int, maxn
     assert greedy_eval._maxn is False
 
 
+def _rival_widths(bot: ISMCTSBot) -> list[tuple[int, int]]:
+    """(visits, children) of every node of the last tree where a rival chooses."""
+    out: list[tuple[int, int]] = []
+    todo = [bot.last_root]
+    while todo:
+        node = todo.pop()
+        assert node is not None
+        kids = list(node.children.values())
+        if kids and node.hidden is None and kids[0].mover != bot._seat:
+            out.append((node.visits, len(kids)))
+        todo.extend(kids)
+    return out
+
+
+def test_r21_rivals_reply_with_their_greedy_move_in_three_player_searches() -> None:
+    """R21 with three players (max-n): a rival's node holds only its greedy reply (in each
+    deal), so the budget goes to the bot's own choices; with ``widening`` the node opens to
+    other replies as it is visited, and without any limit every legal reply is added before
+    any is searched twice."""
+    g = advance(new_game(3, seed=31), random.Random(31), 6)
+    while len(seat_options(g)) < 3:
+        g.apply(random.Random(g.turn).choice(g.legal_moves()))
+
+    def mean_width(widening: float) -> float:
+        bot = ISMCTSBot(4, iterations=400, widening=widening)
+        bot.choose(_decision(g))
+        # rival nodes seen 4 to 15 times
+        widths = [k for v, k in _rival_widths(bot) if 4 <= v <= 15]
+        assert len(widths) > 10
+        return sum(widths) / len(widths)
+
+    model, opened, full = mean_width(0.0), mean_width(0.5), mean_width(1e9)
+    assert ISMCTSBot(1).widening == 0.0
+    assert model < 1.5 < opened < full - 0.3
+    with pytest.raises(ValueError, match="widening"):
+        ISMCTSBot(1, widening=-1.0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_paranoid_searches_do_not_model_rivals(players: int) -> None:
+    """With two or four players (paranoid values: every opponent minimises the bot's chance)
+    the rivals' greedy model is off: the same tree grows whatever the widening."""
+    g = advance(new_game(players, seed=32), random.Random(32), 6)
+    while len(seat_options(g)) < 2:
+        g.apply(random.Random(g.turn).choice(g.legal_moves()))
+    trees = []
+    for w in (0.0, 1e9):
+        bot = ISMCTSBot(5, iterations=200, widening=w)
+        pick = bot.choose(_decision(g))
+        trees.append((pick, sorted(_rival_widths(bot))))
+    assert trees[0] == trees[1]
+
+
 def test_ismcts_is_deterministic_given_its_seed() -> None:
     g = advance(new_game(2, seed=11), random.Random(11), 12)
     picks = {ISMCTSBot(5, iterations=200).choose(_decision(g)) for _ in range(3)}

@@ -31,9 +31,14 @@ reached and backs the value up.
   values. With four players max-n showed no gain over paranoid values and
   costs four network evaluations a leaf, so four players stay paranoid
   (docs/bots.md).
-* **Rivals' first replies**: with three players (max-n) a rival's node is first
-  expanded along the move its own greedy evaluation prefers
-  (:func:`greedy_first`); elsewhere new nodes are tried in random order.
+* **Rivals' replies**: with three players (max-n) the search models each rival
+  as playing its greedy move (an *opponent model*): a rival's node is expanded
+  along the move its own greedy evaluation prefers in the deal at hand
+  (:func:`greedy_first`), and no other reply is added while one in the tree is
+  legal in the deal. So the whole budget goes to the bot's own choices against
+  replies a sensible rival makes (``widening`` opens a rival's node to more
+  replies as it is visited: measured weaker, docs/bots.md). Elsewhere (paranoid
+  searches, and the bot's own moves) new nodes are tried in random order.
 * **Horizon**: ``ismcts:1000it:turn`` grows the tree only through the seat's
   own turn and values the position after it (an experiment: weaker than the
   full tree, docs/bots.md).
@@ -77,6 +82,11 @@ EVALUATIONS = ("net", "greedy")
 HORIZONS = ("game", "turn")
 #: the final choice considers options searched at least this share of the most searched
 ROBUST_SHARE = 0.2
+#: progressive widening of a rival's node (max-n): it may have ``1 + int(WIDENING *
+#: sqrt(visits))`` children legal in the current deal, added in the rival's greedy order.
+#: 0 models each rival as playing its greedy move; 0.5 lets the search try others as a
+#: node's visits grow, and measured no stronger than full width (docs/bots.md)
+WIDENING = 0.0
 
 
 def parse_budget(arg: str | None) -> tuple[int | None, float | None]:
@@ -256,8 +266,12 @@ class ISMCTSBot(Bot):
         exploration: float = EXPLORATION,
         evaluation: str = "net",
         horizon: str = "game",
+        widening: float = WIDENING,
     ) -> None:
         super().__init__(seed)
+        if not widening >= 0:
+            raise ValueError(f"ismcts widening {widening!r} must be 0 or more")
+        self.widening = widening
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.iterations = iterations
@@ -368,6 +382,7 @@ class ISMCTSBot(Bot):
         at_root = True
         own_turn = self.horizon == "turn"
         maxn = self._maxn
+        widening = self.widening
         while g.phase != OVER:
             if own_turn and g.active != seat:
                 break  # the searching seat's turn is over: value the position as it stands
@@ -405,9 +420,14 @@ class ISMCTSBot(Bot):
                 else:
                     ch.avail += 1
             mover = g.active
+            rival = maxn and mover != seat
+            if rival and untried and len(kmap) - len(untried) >= 1 + int(
+                widening * sqrt(node.visits)
+            ):
+                untried = []  # the rival's node is as wide as its visits allow
             if untried:
-                if maxn and mover != seat and len(untried) == len(kmap) > 1:
-                    # a rival's first visit follows its own greedy preference (max-n)
+                if rival and len(untried) > 1:
+                    # a rival's reply is its own greedy move in this deal (max-n)
                     k = greedy_first(g, mover, untried)
                 else:
                     k = untried[int(rnd() * len(untried))]
@@ -423,7 +443,9 @@ class ISMCTSBot(Bot):
             best_v = -1.0
             best_k: Any = None
             for k in kmap:
-                ch = children[k]
+                ch = children.get(k)
+                if ch is None:
+                    continue  # left out by the widening
                 vis = ch.visits
                 v = ch.q + c * sqrt(log(ch.avail) / vis)
                 if v > best_v:
