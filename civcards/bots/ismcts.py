@@ -421,8 +421,10 @@ class ISMCTSBot(Bot):
                     ch.avail += 1
             mover = g.active
             rival = maxn and mover != seat
-            if rival and untried and len(kmap) - len(untried) >= 1 + int(
-                widening * sqrt(node.visits)
+            if (
+                rival
+                and untried
+                and len(kmap) - len(untried) >= 1 + int(widening * sqrt(node.visits))
             ):
                 untried = []  # the rival's node is as wide as its visits allow
             if untried:
@@ -485,4 +487,12 @@ def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
     return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation, horizon=horizon)
 
 
-__all__ = ["ISMCTSBot", "greedy_first", "local_view", "make_ismcts", "parse_budget", "reveal_choice", "values"]
+__all__ = [
+    "ISMCTSBot",
+    "greedy_first",
+    "local_view",
+    "make_ismcts",
+    "parse_budget",
+    "reveal_choice",
+    "values",
+]
