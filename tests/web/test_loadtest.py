@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -74,57 +75,58 @@ def test_loadtest_curve_draws_its_plot(tmp_path: Path) -> None:
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_own_server_moves_to_another_port_when_its_port_is_taken(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A port found free can be taken before the server binds it (another test's server, say):
-    the load test's own server then starts again on another port instead of failing, and the
-    server that answers is its own."""
+@pytest.fixture
+def taken_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """A loopback port another socket listens on, handed out first by both ``free_port``
+    functions (the load test's and the web tests' fixture's), as a race would."""
     import socket
 
     import civcards.server.loadtest as lt
-
-    squatter = socket.socket()
-    squatter.bind(("127.0.0.1", 0))
-    squatter.listen()
-    taken = squatter.getsockname()[1]
-    real = lt.free_port
-    ports = iter([taken])
-    monkeypatch.setattr(lt, "free_port", lambda: next(ports, None) or real())
-    srv = lt.OwnServer(0.0)
-    try:
-        srv.wait_ready()
-        assert srv.port != taken
-        assert lt.listens_on(srv.proc.pid, srv.port) is True
-        assert lt.listens_on(srv.proc.pid, taken) is False
-    finally:
-        srv.stop()
-        squatter.close()
-
-
-def test_test_server_moves_to_another_port_when_its_port_is_taken(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The web tests' own server fixture has the same guard: a port taken between finding it
-    and binding it is traded for another, and the server that answers is its own; a restart
-    keeps the port it ran on."""
-    import socket
-
-    from civcards.server.loadtest import listens_on
 
     from . import conftest
 
     squatter = socket.socket()
     squatter.bind(("127.0.0.1", 0))
     squatter.listen()
-    taken = squatter.getsockname()[1]
-    real = conftest.free_port
-    ports = iter([taken])
-    monkeypatch.setattr(conftest, "free_port", lambda: next(ports, None) or real())
+    taken = int(squatter.getsockname()[1])
+    for module in (lt, conftest):
+        real = module.free_port
+        ports = iter([taken])
+        monkeypatch.setattr(module, "free_port", lambda p=ports, r=real: next(p, None) or r())
+    yield taken
+    squatter.close()
+
+
+def test_own_server_moves_to_another_port_when_its_port_is_taken(taken_port: int) -> None:
+    """A port found free can be taken before the server binds it (another test's server, say):
+    the load test's own server then starts again on another port instead of failing, and the
+    server that answers is its own."""
+    import civcards.server.loadtest as lt
+
+    srv = lt.OwnServer(0.0)
+    try:
+        srv.wait_ready()
+        assert srv.port != taken_port
+        assert lt.listens_on(srv.proc.pid, srv.port) is True
+        assert lt.listens_on(srv.proc.pid, taken_port) is False
+    finally:
+        srv.stop()
+
+
+def test_test_server_moves_to_another_port_when_its_port_is_taken(
+    tmp_path: Path, taken_port: int
+) -> None:
+    """The web tests' own server fixture has the same guard: a port taken between finding it
+    and binding it is traded for another, and the server that answers is its own; a restart
+    keeps the port it ran on."""
+    from civcards.server.loadtest import listens_on
+
+    from . import conftest
+
     srv = conftest.ServerProcess(tmp_path / "civ.db")
     try:
         srv.start()
-        assert srv.port != taken
+        assert srv.port != taken_port
         assert srv.proc is not None and listens_on(srv.proc.pid, srv.port) is True
         port = srv.port
         srv.restart()
@@ -132,4 +134,3 @@ def test_test_server_moves_to_another_port_when_its_port_is_taken(
         assert srv.proc is not None and listens_on(srv.proc.pid, port) is True
     finally:
         srv.stop()
-        squatter.close()
