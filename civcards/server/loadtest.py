@@ -452,10 +452,6 @@ class LoadTest:
 # -- the server under test ----------------------------------------------------
 
 
-class _PortTaken(Exception):
-    """The server could not bind its port: another program took it first."""
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -485,6 +481,37 @@ def listens_on(pid: int, port: int) -> bool | None:
     return False
 
 
+def wait_serving(
+    proc: subprocess.Popen[bytes], port: int, log_path: Path, log_from: int, timeout: float
+) -> bool:
+    """Wait until the ``civcards serve`` process ``proc`` answers on loopback ``port``.
+
+    True once it answers, and the socket listening on the port is its own (another
+    program that took the port is not taken for it); False when it exited because the
+    port was taken before it could bind it. RuntimeError when it exited otherwise (with
+    its log from byte ``log_from`` of ``log_path``) or did not answer in ``timeout`` s.
+    """
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            with log_path.open("rb") as fh:
+                fh.seek(log_from)
+                tail = fh.read().decode(errors="replace")
+            if "address already in use" in tail:
+                return False
+            raise RuntimeError(f"the server exited at start: {tail[-2000:]}")
+        try:
+            ok = httpx.get(base + "/api/games", timeout=1).status_code == 200
+            if ok and listens_on(proc.pid, port) is not False:
+                return True
+            # another program answers on the port: wait for ours to start or fail
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer in {timeout:g} s")
+
+
 class OwnServer:
     """A ``civcards serve`` subprocess on a free loopback port over a temporary SQLite file.
 
@@ -512,40 +539,16 @@ class OwnServer:
             "--port", str(self.port), "--db", f"sqlite:///{self.db}",
             "--bot-delay", str(self.bot_delay), "--log-level", "warning",
         ]  # fmt: skip
+        self.log_from = self.log_path.stat().st_size
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         for attempt in range(self.ATTEMPTS):
-            try:
-                self._wait_once(timeout)
+            if wait_serving(self.proc, self.port, self.log_path, self.log_from, timeout):
                 return
-            except _PortTaken:
-                if attempt == self.ATTEMPTS - 1:
-                    raise RuntimeError(
-                        f"the server found no free port in {self.ATTEMPTS} tries: {self.tail()}"
-                    ) from None
-                if self.proc.poll() is None:
-                    self.proc.kill()
-                    self.proc.wait(5)
-                self._launch()
-
-    def _wait_once(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                if "address already in use" in self.tail():
-                    raise _PortTaken
-                raise RuntimeError(f"the server exited at start: {self.tail()}")
-            try:
-                if httpx.get(self.base + "/api/games", timeout=1).status_code == 200:
-                    mine = listens_on(self.proc.pid, self.port)
-                    if mine is None or mine:
-                        return
-                    # another program answers on the port: wait for ours to start or fail
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer in {timeout:g} s")
+            if attempt < self.ATTEMPTS - 1:
+                self._launch()  # the port was taken: another one
+        raise RuntimeError(f"the server found no free port in {self.ATTEMPTS} tries: {self.tail()}")
 
     def rss_mb(self) -> float | None:
         return rss_mb(self.proc.pid)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,16 +15,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from civcards.server.loadtest import listens_on
+from civcards.server.loadtest import free_port, wait_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ServerProcess:
@@ -68,7 +60,8 @@ class ServerProcess:
         raise RuntimeError(f"the server could not bind port {self.port}: {self.log()[-2000:]}")
 
     def _launch_once(self) -> bool:
-        """Launch once: True when the server answers on its port, False when the port was taken."""
+        """Launch once: True when the server answers on its port, False when the port was taken
+        (:func:`~civcards.server.loadtest.wait_serving`)."""
         cmd = [
             sys.executable,
             "-m",
@@ -92,23 +85,10 @@ class ServerProcess:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                tail = self.log_path.read_bytes()[start:].decode(errors="replace")
-                if "address already in use" in tail:
-                    self.proc = None
-                    return False
-                raise RuntimeError(f"the server exited: {tail[-2000:]}")
-            try:
-                ok = httpx.get(self.base + "/api/games", timeout=1).status_code == 200
-                # the answer must come from our process, not from one that took the port
-                if ok and listens_on(self.proc.pid, self.port) is not False:
-                    return True
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("the server did not start in 30 s")
+        if wait_serving(self.proc, self.port, self.log_path, start, 30):
+            return True
+        self.proc = None
+        return False
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
