@@ -1,63 +1,443 @@
-"""The small interface every game of the platform offers to bots, sims, server and CLI.
+"""The one game interface: what every layer above the rules needs from a game.
 
-CIV (:mod:`civcards.carta`) is the first game behind it. A game is a module-like
-object with a name and functions over an opaque mutable state; moves travel as
-their canonical notation strings, so the layers above never need the game's
-own move type.
+A *game* is a pure rules package (``civcards/<engine>/``, standard library only)
+plus one *registration*: an object satisfying :class:`Game` that the registry
+below hands out by name. Bots, sims, the server, the terminal, the research
+environments and the command line reach a game only through this module.
+
+The models are OpenSpiel's ``Game``/``State`` (one explicit state, observers
+apart from it, one conformance test for all games) and boardgame.io's game
+definition (set-up, moves, ``playerView``) plus a generic framework.
+
+The life of a game through the interface::
+
+    >>> from civcards.game_api import get_game
+    >>> game = get_game("carta")
+    >>> opts = game.check_options(2, {"deal": "basic"})   # one sentence per bad option
+    >>> state = game.new_state(2, opts, seed=7)
+    >>> seat = state.to_move
+    >>> choices = game.choices(state)                    # what that seat may choose, factored
+    >>> pick = choices[0]
+    >>> if not pick.final:                               # a step (hidden cards, or a large choice)
+    ...     pick = game.expand(state, pick).choices[0]
+    >>> game.play(state, pick.text) == pick.text          # parse once, check, apply
+    True
+    >>> obs = game.observe(state, seat)                   # a typed value; .to_json() at the edges
+    >>> rec = game.record(state)                          # {"format": ..., ..., "moves": [...]}
+    >>> game.from_record(rec).legal() == game.legal(state)
+    True
+
+Moves travel as their canonical notation (``str``) between layers. Inside a
+process a :class:`Choice` may also carry the game's own move value
+(``Choice.move``) so that a bot's pick is applied without parsing it again
+(:meth:`Game.apply_choice`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+# --------------------------------------------------------------------------- errors
+
+
+class GameError(ValueError):
+    """Base of the interface's errors; the message is one plain sentence."""
+
+
+class OptionsError(GameError):
+    """A set-up that cannot be played (bad player count, unknown or bad option)."""
+
+
+class MoveError(GameError):
+    """A move that cannot be read, or is not legal now. The state is unchanged."""
+
+
+class RecordError(GameError):
+    """A record that is not valid (unknown format, bad field)."""
+
+
+class UnknownGameError(GameError):
+    """No game of that name (or record format) is registered."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One set-up option of a game (a variant), as the lobby and the CLI show it.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. ``choices`` lists the
+    values of a ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One choice of the seat to move.
+
+    * ``final``: ``text`` is the canonical notation of a whole move.
+    * not ``final``: ``text`` names a *step* (for example a purchase before its
+      payment is chosen, or an effect whose cards the seat has not seen yet);
+      :meth:`Game.expand` gives the choices below it.
+    * ``hidden``: expanding shows the seat cards it could not see before, so
+      choosing it is binding (the seat may not back out and choose again).
+
+    ``move`` is the game's own move value for a final choice, or None; it only
+    lives inside one process (never compared, never serialised).
+    """
+
+    text: str
+    final: bool = True
+    hidden: bool = False
+    move: Any = field(default=None, compare=False, repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "final": self.final, "hidden": self.hidden}
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """What choosing a step revealed to its seat (game-specific, JSON-safe, or
+    None), and the choices below it."""
+
+    reveal: Any
+    choices: list[Choice]
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``winners`` are seats (several for a shared or team victory); ``reason`` is
+    the game's word for how it ended (CIV: ``"hegemony"``/``"majority"``);
+    ``scores`` is one number per seat, higher is better (the game's main
+    score; ties are broken as its rules say); ``shared`` says the victory is
+    shared between rivals rather than won by one side.
+    """
+
+    winners: tuple[int, ...]
+    reason: str | None
+    scores: tuple[float, ...]
+    shared: bool = False
+    #: game-specific details (JSON-safe), e.g. CIV's hegemony domain
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "scores": list(self.scores),
+            "shared": self.shared,
+            "details": dict(self.details),
+        }
+
+
+# --------------------------------------------------------------------------- protocols
+
+
+@runtime_checkable
+class Observation(Protocol):
+    """A seat's view of a game: exactly what its rules let that seat know.
+
+    ``seat`` is None for a spectator. ``to_json`` is the only way out to the
+    edges (HTTP, WebSocket, files).
+    """
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 class State(Protocol):
-    """A game in progress, as the generic layers use it."""
+    """A game in progress. Mutable; :meth:`copy` is cheap."""
 
     @property
-    def to_move(self) -> int | None: ...
+    def to_move(self) -> int | None:
+        """The seat whose decision it is, None once the game is over."""
+        ...
 
     @property
     def finished(self) -> bool: ...
 
     @property
-    def n(self) -> int: ...
-
-    @property
-    def winners(self) -> list[int]: ...
-
-    @property
-    def victory(self) -> str | None:
-        """How the game was won (for CIV ``"hegemony"`` or ``"majority"``), None while on."""
+    def n(self) -> int:
+        """The number of players."""
         ...
 
     @property
-    def turn(self) -> int: ...
+    def turn(self) -> int:
+        """A counter of turns (or rounds) for reports; games define its unit."""
+        ...
 
     def copy(self) -> Any: ...
 
-    def legal_strings(self) -> list[str]: ...
 
-    def apply(self, move: Any) -> None: ...
+class Sampler(Protocol):
+    """Deals full states consistent with one seat's information set."""
 
-    def record(self, *, result: bool = True) -> dict[str, object]: ...
+    def sample(self, rng: Any) -> Any: ...
 
 
 class Game(Protocol):
-    """A game definition: set-up, views per seat, notation."""
+    """A game's registration: everything the platform needs, in one object.
 
+    Required members are below. Optional capabilities are ``None`` when a game
+    does not offer them: ``determinizer`` (for the information-set search) and
+    ``encoding`` (an action encoding and observation tensor for the research
+    environments).
+    """
+
+    #: the registry name (``--game NAME``), lower case
     name: str
+    #: the title players read
+    title: str
     min_players: int
     max_players: int
+    #: the set-up options (variants), in display order
+    options: Sequence[OptionSpec]
+    #: the ``format`` values of this game's records
+    record_formats: Sequence[str]
 
-    def new_game(self, players: int, **options: Any) -> Any: ...
+    # -- set-up ---------------------------------------------------------------
 
-    def observe(self, state: Any, seat: int) -> Any: ...
+    def check_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The full, normalised option set for ``players`` (defaults filled in).
 
-    def seat_options(self, state: Any) -> list[str]:
-        """The choices the seat to move can see (secret-dependent ones end in '?')."""
+        Raises :class:`OptionsError` with one sentence for the first bad option
+        or player count. This is the only place a game's set-up is checked.
+        """
         ...
 
-    def expand(self, state: Any, option: str) -> tuple[str, list[str]]:
-        """What choosing a '?' option reveals, and the full moves it stands for."""
+    def new_state(self, players: int, options: Mapping[str, Any], seed: int | None) -> Any:
+        """A new game; ``options`` as :meth:`check_options` returned them."""
         ...
+
+    def from_record(self, record: Mapping[str, Any]) -> Any:
+        """The live state after all the moves of a parsed record (checked).
+
+        Raises :class:`RecordError` for an invalid record, :class:`MoveError`
+        for an illegal move (naming its index).
+        """
+        ...
+
+    def record(self, state: Any, names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The record of ``state`` (JSON-safe; holds its format, set-up, piles, moves)."""
+        ...
+
+    def setup_record(self, state: Any) -> dict[str, Any]:
+        """The record of ``state`` without its moves (what a server stores once)."""
+        ...
+
+    # -- moves -----------------------------------------------------------------
+
+    def canonical(self, text: str) -> str:
+        """The canonical notation of ``text``; :class:`MoveError` if unreadable."""
+        ...
+
+    def play(self, state: Any, text: str) -> str:
+        """Parse ``text`` once, check it, apply it, return its canonical text.
+
+        Raises :class:`MoveError` with the reason (see :meth:`why_not`) and
+        leaves ``state`` unchanged when it cannot be played.
+        """
+        ...
+
+    def apply_choice(self, state: Any, choice: Choice) -> str:
+        """Apply a final choice that :meth:`choices`/:meth:`expand` gave for
+        ``state`` (no parsing, no re-checking); return its canonical text."""
+        ...
+
+    def legal(self, state: Any) -> list[str]:
+        """Every legal move, canonical and in canonical order (exact)."""
+        ...
+
+    def choices(self, state: Any) -> list[Choice]:
+        """The choices of the seat to move, as that seat sees them (factored)."""
+        ...
+
+    def expand(self, state: Any, choice: Choice) -> Expansion:
+        """The choices below a step; :class:`MoveError` if it is not one now."""
+        ...
+
+    def why_not(self, state: Any, text: str) -> str:
+        """Why ``text`` cannot be played now by the seat to move: one sentence
+        that never depends on what that seat cannot see."""
+        ...
+
+    # -- views -----------------------------------------------------------------
+
+    def observe(self, state: Any, seat: int | None) -> Observation:
+        """What ``seat`` (None: a spectator) may know of ``state``."""
+        ...
+
+    def result(self, state: Any) -> Result | None:
+        """How the game ended, None while it is on."""
+        ...
+
+    def position_json(self, state: Any, legal: bool = False) -> dict[str, Any]:
+        """The whole position as ``civcards replay --json`` prints it."""
+        ...
+
+    # -- words (UI-neutral: used by the web table and the terminal) --------------
+
+    def describe_move(
+        self, text: str, names: Sequence[str], lang: str = "en", *, past: bool = False
+    ) -> str:
+        """A move in words, in ``lang``."""
+        ...
+
+    def describe_result(self, state: Any, names: Sequence[str], lang: str = "en") -> str:
+        """How the finished game ended, in one sentence in ``lang``."""
+        ...
+
+    # -- bots and sims ----------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:
+        """This game's own bots: name -> factory(argument after ':', seed)."""
+        ...
+
+    def sim_row(self, state: Any) -> dict[str, Any]:
+        """The game-specific columns of a finished game's row for ``simulate --out``."""
+        ...
+
+    # -- server (the web table) ---------------------------------------------------
+    # (members the game-agnostic server needs are added here)
+
+    # -- terminal ------------------------------------------------------------------
+    # (members the generic terminal loop needs are added here)
+
+    # -- optional capabilities ---------------------------------------------------
+
+    def determinizer(
+        self, observation: Any, reveal: Any = None, chosen: str | None = None
+    ) -> Sampler | None:
+        """A sampler of states consistent with ``observation`` (after an
+        expansion, with what it revealed), or None where the game offers no
+        search at this point."""
+        ...
+
+
+# --------------------------------------------------------------------------- registry
+
+#: the games that ship with civcards: name -> module whose ``GAME`` registers it
+BUILTIN: dict[str, str] = {
+    "carta": "civcards.games.carta",
+}
+
+_REGISTRY: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add ``game`` to the registry (a test or a plug-in may add its own)."""
+    _REGISTRY[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with :func:`register` (tests)."""
+    _REGISTRY.pop(name, None)
+
+
+def _load_builtins() -> None:
+    for name, module in BUILTIN.items():
+        if name not in _REGISTRY:
+            mod = importlib.import_module(module)
+            register(mod.GAME)
+
+
+def game_names() -> list[str]:
+    """The registered games' names, sorted."""
+    _load_builtins()
+    return sorted(_REGISTRY)
+
+
+def all_games() -> list[Game]:
+    """Every registered game, by name."""
+    _load_builtins()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def get_game(name: str) -> Game:
+    """The game registered as ``name``; :class:`UnknownGameError` with a sentence if none."""
+    key = str(name).strip().lower()
+    if key in BUILTIN and key not in _REGISTRY:
+        register(importlib.import_module(BUILTIN[key]).GAME)
+    game = _REGISTRY.get(key)
+    if game is None:
+        raise UnknownGameError(
+            f"there is no game {name!r}; the games are: {', '.join(game_names())}"
+        )
+    return game
+
+
+DEFAULT_GAME = "carta"
+
+
+def game_for_record(record: Mapping[str, Any]) -> Game:
+    """The game a parsed record belongs to, found by its ``format``."""
+    if not isinstance(record, Mapping):
+        raise RecordError("a record is a JSON object")
+    fmt = record.get("format")
+    if not isinstance(fmt, str):
+        raise RecordError("the record has no 'format' field naming its game's notation")
+    for game in all_games():
+        if fmt in game.record_formats:
+            return game
+    known = ", ".join(f for g in all_games() for f in g.record_formats)
+    raise RecordError(f"unknown record format {fmt!r}; the formats are: {known}")
+
+
+def default_options(game: Game) -> dict[str, Any]:
+    """Every option of ``game`` at its default."""
+    return {o.name: o.default for o in game.options}
+
+
+__all__ = [
+    "BUILTIN",
+    "DEFAULT_GAME",
+    "Choice",
+    "Expansion",
+    "Game",
+    "GameError",
+    "MoveError",
+    "Observation",
+    "OptionSpec",
+    "OptionsError",
+    "RecordError",
+    "Result",
+    "Sampler",
+    "State",
+    "UnknownGameError",
+    "all_games",
+    "default_options",
+    "game_for_record",
+    "game_names",
+    "get_game",
+    "register",
+    "unregister",
+]

@@ -94,6 +94,10 @@ class Observation:
         without its generic deep copy: the web table calls this for every frame)."""
         return {name: _plain(getattr(self, name)) for name in _OBS_FIELDS}
 
+    def to_json(self) -> dict[str, Any]:
+        """The same as :meth:`to_dict` (the name the game interface uses)."""
+        return self.to_dict()
+
 
 def _plain(v: Any) -> Any:
     t = type(v)

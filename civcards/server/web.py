@@ -13,9 +13,8 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from ..games.carta.text import describe_move, hegemony_domain, tiebreak_text
 from ..i18n import LANGS, normalize_lang, t
-from ..terminal.describe import describe_move
-from ..terminal.result import hegemony_domain, tiebreak_text
 from .core import Live, TableServer
 from .i18n_web import catalogue
 

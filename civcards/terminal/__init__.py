@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .describe import cards_text, describe_move
+from ..games.carta.text import cards_text, describe_move
 from .seats import PlayUsageError, default_bot, parse_seats, seat_names
 from .session import Session
 

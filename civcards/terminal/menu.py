@@ -15,8 +15,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..games.carta.text import describe_move, move_kind
 from ..i18n import EFFECT_KINDS, effect_name, t
-from .describe import describe_move, move_kind
 
 #: the most lines a list of choices takes before it is folded or set in columns
 MAX_LINES = 14

@@ -10,48 +10,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..carta import GameState
-from ..carta.cards import TIE_BREAK_ORDER
+from ..games.carta.text import hegemony_domain, sides, tiebreak_text, winners_text
 from ..i18n import domain_name, t
 from .screen import DOMAIN_STYLES, team_letter
-
-
-def winners_text(g: GameState, names: Sequence[str], lang: str) -> str:
-    who = ", ".join(f"{names[s]} ({s})" for s in g.winners)
-    return t(lang, "ui.winner" if len(g.winners) == 1 else "ui.winners", who=who)
-
-
-def hegemony_domain(g: GameState) -> tuple[int, int, int]:
-    """(domain, cards, cards needed) of the hegemony that ended the game."""
-    d = g.victory_domain
-    if d is None:
-        raise ValueError("the game did not end by hegemony")
-    seat = g.active
-    return d, g.areas[seat][d], g.thresholds[2] + g.democracy_on(seat, d)
-
-
-def _sides(g: GameState) -> list[list[int]]:
-    """The scoring sides: one per seat, or the two teams (R24)."""
-    if g.teams:
-        return [[0, 2], [1, 3]]
-    return [[s] for s in range(g.n)]
-
-
-def tiebreak_text(g: GameState, lang: str) -> str | None:
-    """Why the tie on points (if any) was broken, or that the victory is shared (R22, R24)."""
-    points = g.points
-    if points is None:
-        return None
-    sides = _sides(g)
-    top = max(points)
-    tied = [i for i, p in enumerate(points) if p == top]
-    if len(tied) < 2:
-        return None
-    for d in TIE_BREAK_ORDER:
-        values = {i: sum(g.areas[s][d] for s in sides[i]) for i in tied}
-        best = max(values.values())
-        if list(values.values()).count(best) < len(tied):
-            return t(lang, "ui.tiebreak", points=top, domain=domain_name(lang, d))
-    return t(lang, "ui.shared")
 
 
 def majority_table(g: GameState, names: Sequence[str], lang: str) -> Table:
@@ -80,7 +41,7 @@ def majority_table(g: GameState, names: Sequence[str], lang: str) -> Table:
         row.append("" if g.teams else str(points[s] if s < len(points) else ""))
         table.add_row(*row)
     if g.teams:
-        for team, seats in enumerate(_sides(g)):
+        for team, seats in enumerate(sides(g)):
             label = Text(
                 t(lang, "ui.team_name", seats=f"{team_letter(team)} ({seats[0]}+{seats[1]})"),
                 style="bold green" if seats[0] in winners else "bold",

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from ..carta import Observation
 from ..carta.cards import str_to_counts
+from ..games.carta.text import LETTERS, cards_text, describe_move, seat_label
 from ..i18n import domain_name, effect_name, t
-from .describe import LETTERS, cards_text, describe_move, seat_label
 
 ERAS = ("I", "II", "III")
 DOMAIN_STYLES = ("red", "magenta", "yellow", "cyan", "green", "blue")

@@ -32,8 +32,8 @@ from ..carta import (
 )
 from ..carta.cards import counts_to_str, str_to_counts
 from ..carta.observation import public_move_text
+from ..games.carta.text import cards_text, seat_label
 from ..i18n import effect_name, t
-from .describe import cards_text, seat_label
 from .menu import MenuItem, build_menu, common_prefix, list_view, menu_view, order_options
 from .result import result_view
 from .screen import board, help_view, history_lines, past_moves_text

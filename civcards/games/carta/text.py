@@ -1,4 +1,7 @@
-"""Moves and cards in words, in the player's language.
+"""CIV in words, for every user interface (UI-neutral: no Rich, no HTML).
+
+Moves, cards and results in the player's language; used by the web table and
+the terminal alike.
 
 >>> describe_move("en", "attack C", ["Ana", "Bob"])
 'Attack on Culture'
@@ -10,9 +13,12 @@
 
 from __future__ import annotations
 
-from ..carta import NotationError, parse_move
-from ..carta.moves import Move
-from ..i18n import domain_name, effect_name, t
+from collections.abc import Sequence
+
+from ...carta import GameState, NotationError, parse_move
+from ...carta.cards import TIE_BREAK_ORDER
+from ...carta.moves import Move
+from ...i18n import domain_name, effect_name, t
 
 LETTERS = "MRESCU"
 SECRET = "?"
@@ -133,3 +139,42 @@ def _describe(lang: str, m: Move, names: list[str]) -> str:
 def move_kind(text: str) -> str:
     """The first word of a move or option (its kind)."""
     return text.split(" ", 1)[0].lower() if text.strip() else ""
+
+
+def winners_text(g: GameState, names: Sequence[str], lang: str) -> str:
+    who = ", ".join(f"{names[s]} ({s})" for s in g.winners)
+    return t(lang, "ui.winner" if len(g.winners) == 1 else "ui.winners", who=who)
+
+
+def hegemony_domain(g: GameState) -> tuple[int, int, int]:
+    """(domain, cards, cards needed) of the hegemony that ended the game."""
+    d = g.victory_domain
+    if d is None:
+        raise ValueError("the game did not end by hegemony")
+    seat = g.active
+    return d, g.areas[seat][d], g.thresholds[2] + g.democracy_on(seat, d)
+
+
+def sides(g: GameState) -> list[list[int]]:
+    """The scoring sides: one per seat, or the two teams (R24)."""
+    if g.teams:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(g.n)]
+
+
+def tiebreak_text(g: GameState, lang: str) -> str | None:
+    """Why the tie on points (if any) was broken, or that the victory is shared (R22, R24)."""
+    points = g.points
+    if points is None:
+        return None
+    by_side = sides(g)
+    top = max(points)
+    tied = [i for i, p in enumerate(points) if p == top]
+    if len(tied) < 2:
+        return None
+    for d in TIE_BREAK_ORDER:
+        values = {i: sum(g.areas[s][d] for s in by_side[i]) for i in tied}
+        best = max(values.values())
+        if list(values.values()).count(best) < len(tied):
+            return t(lang, "ui.tiebreak", points=top, domain=domain_name(lang, d))
+    return t(lang, "ui.shared")

@@ -1,0 +1,258 @@
+"""CIV's registration: :class:`CartaGame`, the :class:`civcards.game_api.Game` of ``carta``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ... import carta
+from ...carta.explain import why_illegal
+from ...carta.game import GameState
+from ...carta.moves import Move, format_move
+from ...carta.observation import SECRET_MARK
+from ...game_api import (
+    Choice,
+    Expansion,
+    MoveError,
+    Observation,
+    OptionsError,
+    OptionSpec,
+    RecordError,
+    Result,
+    Sampler,
+)
+
+#: the ``?`` steps: kinds whose full moves depend on cards the mover has not seen yet
+HIDDEN_KINDS = ("discovery", "inquisition")
+
+_TEXT: dict[Move, str] = {}
+
+
+def move_text(m: Move) -> str:
+    """The canonical notation of ``m``, memoised (moves are small immutable values)."""
+    t = _TEXT.get(m)
+    if t is None:
+        if len(_TEXT) > 200_000:
+            _TEXT.clear()
+        t = _TEXT[m] = format_move(m)
+    return t
+
+
+def _hidden_step(g: GameState, m: Move) -> str | None:
+    if m.kind == "discovery" and g.deck:
+        return f"discovery discard {SECRET_MARK}"
+    if m.kind == "inquisition" and any(g.hands[m.seat]):
+        return f"inquisition {m.seat} give {SECRET_MARK}"
+    return None
+
+
+class CartaGame:
+    """CIV: Carta Impera Victoria (Ludonaute, 2018) — rules R1–R25 of RULES.md."""
+
+    name = "carta"
+    title = "CIV: Carta Impera Victoria"
+    min_players = 2
+    max_players = 4
+    record_formats = ("civ-notation/1",)
+    options: Sequence[OptionSpec] = (
+        OptionSpec(
+            "deal",
+            "choice",
+            "basic",
+            "how the starting hands are dealt: 'basic' (3 cards each, R7) or 'draft' (R8)",
+            choices=("basic", "draft"),
+        ),
+        OptionSpec("teams", "bool", False, "the team game: seats 0+2 against 1+3 (R24; 4 players)"),
+    )
+
+    # -- set-up -------------------------------------------------------------------
+
+    def check_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise OptionsError(f"CIV is played by 2, 3 or 4 players, not {players!r} (R3)")
+        if not isinstance(options, Mapping):
+            raise OptionsError("the options must be a mapping of option names to values")
+        known = {o.name for o in self.options}
+        for key in options:
+            if key not in known:
+                raise OptionsError(
+                    f"CIV has no option {key!r}; its options are: {', '.join(sorted(known))}"
+                )
+        deal = options.get("deal", "basic")
+        if deal not in ("basic", "draft"):
+            raise OptionsError(f"the deal is 'basic' or 'draft', not {deal!r} (R7, R8)")
+        teams = options.get("teams", False)
+        if not isinstance(teams, bool):
+            raise OptionsError(f"the option 'teams' is true or false, not {teams!r}")
+        if teams and players != 4:
+            raise OptionsError("the team game needs exactly 4 players (R24)")
+        return {"deal": deal, "teams": teams}
+
+    def new_state(self, players: int, options: Mapping[str, Any], seed: int | None) -> GameState:
+        opts = self.check_options(players, options)
+        try:
+            return carta.new_game(players, deal=opts["deal"], teams=opts["teams"], seed=seed)
+        except carta.ConfigError as e:  # pragma: no cover - check_options catches these first
+            raise OptionsError(str(e)) from None
+
+    def from_record(self, record: Mapping[str, Any]) -> GameState:
+        try:
+            rec = carta.record_from_obj(dict(record))
+            state = rec.new_state()
+        except (carta.NotationError, carta.ConfigError) as e:
+            raise RecordError(str(e)) from None
+        for i, text in enumerate(rec.moves):
+            if not isinstance(text, str):
+                raise MoveError(f"move {i + 1} is not a string but {json.dumps(text)}")
+            try:
+                self.play(state, text)
+            except MoveError as e:
+                raise MoveError(f"move {i + 1} ({text.strip()!r}): {e}") from None
+        return state
+
+    def record(self, state: GameState, names: Sequence[str] | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = json.loads(
+            carta.write_record(state, names=list(names) if names is not None else None)
+        )
+        return out
+
+    def setup_record(self, state: GameState) -> dict[str, Any]:
+        rec = dict(state.record(result=False))
+        rec.pop("moves", None)
+        return rec
+
+    # -- moves ---------------------------------------------------------------------
+
+    def canonical(self, text: str) -> str:
+        try:
+            return move_text(carta.parse_move(text))
+        except carta.NotationError as e:
+            raise MoveError(f"the move {text!r} cannot be read: {e}") from None
+
+    def play(self, state: GameState, text: str) -> str:
+        try:
+            m = carta.parse_move(text)
+        except carta.NotationError as e:
+            raise MoveError(f"the move {text!r} cannot be read: {e}") from None
+        if state.finished:
+            raise MoveError("the game is over: no move can be played (R22)")
+        if not state.is_legal(m):
+            raise MoveError(f"{move_text(m)!r} is not legal now: {why_illegal(state, m)}")
+        state.apply_unchecked(m)
+        return move_text(m)
+
+    def apply_choice(self, state: GameState, choice: Choice) -> str:
+        m = choice.move
+        if m is None:
+            return self.play(state, choice.text)
+        state.apply_unchecked(m)
+        return choice.text
+
+    def legal(self, state: GameState) -> list[str]:
+        return state.legal_strings()
+
+    def choices(self, state: GameState) -> list[Choice]:
+        if state.finished:
+            return []
+        seen: dict[str, Choice] = {}
+        for m in state._generate():
+            step = _hidden_step(state, m)
+            if step is not None:
+                if step not in seen:
+                    seen[step] = Choice(step, final=False, hidden=True)
+                continue
+            t = move_text(m)
+            if t not in seen:
+                seen[t] = Choice(t, move=m)
+        return [seen[k] for k in sorted(seen)]
+
+    def expand(self, state: GameState, choice: Choice) -> Expansion:
+        if choice.final:
+            return Expansion(None, [choice])
+        try:
+            reveal, full = carta.expand(state, choice.text)
+        except (ValueError, IndexError) as e:
+            raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
+        return Expansion(reveal, [Choice(t) for t in full])
+
+    def why_not(self, state: GameState, text: str) -> str:
+        canon = self.canonical(text)
+        if state.finished:
+            return "the game is over: no move can be played (R22)"
+        kind = canon.split()[0]
+        if kind in HIDDEN_KINDS:
+            # the same answer whether or not the move would be legal: no oracle on hidden cards
+            prefix = "discovery discard ?" if kind == "discovery" else "inquisition N give ?"
+            return (
+                f"{canon!r} is not one of your choices now; {kind} is chosen as "
+                f"{prefix!r} first, and its cards are shown to you once you have committed to it"
+            )
+        return f"{canon!r} is not legal now: {why_illegal(state, carta.parse_move(canon))}"
+
+    # -- views -----------------------------------------------------------------------
+
+    def observe(self, state: GameState, seat: int | None) -> Observation:
+        return carta.observe(state, seat)
+
+    def result(self, state: GameState) -> Result | None:
+        if not state.finished:
+            return None
+        winners = tuple(state.winners)
+        if state.points is not None:
+            scores = tuple(float(p) for p in state.points)
+        else:
+            scores = tuple(1.0 if s in winners else 0.0 for s in range(state.n))
+        shared = len(winners) > 1 and not (
+            state.teams and len({s % 2 for s in winners}) == 1
+        )
+        details: dict[str, Any] = {}
+        if state.victory_domain is not None:
+            details["domain"] = state.victory_domain
+        return Result(winners, state.victory, scores, shared, details)
+
+    def position_json(self, state: GameState, legal: bool = False) -> dict[str, Any]:
+        return carta.position_json(state, legal=legal)
+
+    # -- words -------------------------------------------------------------------------
+
+    def describe_move(
+        self, text: str, names: Sequence[str], lang: str = "en", *, past: bool = False
+    ) -> str:
+        from .text import describe_move
+
+        return describe_move(lang, text, list(names), past=past)
+
+    def describe_result(self, state: GameState, names: Sequence[str], lang: str = "en") -> str:
+        from .text import winners_text
+
+        return winners_text(state, names, lang)
+
+    # -- bots and sims ---------------------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:
+        from .bots import BOTS
+
+        return BOTS
+
+    def sim_row(self, state: GameState) -> dict[str, Any]:
+        from .sim import sim_row
+
+        return sim_row(state)
+
+    # -- optional capabilities -----------------------------------------------------------
+
+    def determinizer(
+        self, observation: Any, reveal: Any = None, chosen: str | None = None
+    ) -> Sampler | None:
+        from ...carta.determinize import DeterminizeError, Determinizer
+
+        try:
+            return Determinizer(observation, reveal=reveal, chosen=chosen)
+        except DeterminizeError:
+            return None
+
+
+GAME = CartaGame()
