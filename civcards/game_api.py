@@ -222,6 +222,9 @@ class Game(Protocol):
     options: Sequence[OptionSpec]
     #: the ``format`` values of this game's records
     record_formats: Sequence[str]
+    #: the keys of an observation's JSON that hold the public move log: a
+    #: determinized state (:meth:`determinizer`) need not rebuild them
+    observation_log_keys: Sequence[str]
 
     # -- set-up ---------------------------------------------------------------
 

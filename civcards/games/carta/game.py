@@ -55,6 +55,10 @@ class CartaGame:
     min_players = 2
     max_players = 4
     record_formats = ("civ-notation/1",)
+    #: derived from the public log (the move history and what each seat learned
+    #: from it): a determinized state is consistent with them but rebuilds only
+    #: the log itself, with hidden parts left out
+    observation_log_keys = ("history", "movers", "learned", "known_in_hands")
     options: Sequence[OptionSpec] = (
         OptionSpec(
             "deal",
@@ -250,9 +254,37 @@ class CartaGame:
         from ...carta.determinize import DeterminizeError, Determinizer
 
         try:
-            return Determinizer(observation, reveal=reveal, chosen=chosen)
+            return _Sampler(Determinizer(observation, reveal=reveal, chosen=chosen), observation)
         except DeterminizeError:
             return None
+
+
+def _public_move(text: str) -> Move:
+    """A move of the public log as a dealt state holds it (what the reasons for
+    a refusal read); hidden parts, and the cards Inquisition moved, are left out."""
+    words = text.split()
+    if words[0] == "keep":
+        return Move("keep")
+    if words[0] == "inquisition":
+        return Move("inquisition", int(words[1]))
+    return carta.parse_move(text)
+
+
+class _Sampler:
+    """CIV's determinizer, with the public move log carried into every state it
+    deals (so that the reasons a move is refused read the same log)."""
+
+    def __init__(self, det: Any, obs: Any) -> None:
+        self.det = det
+        self.history = [_public_move(t) for t in obs.history]
+        self.movers = list(obs.movers)
+
+    def sample(self, rng: Any) -> GameState:
+        g: GameState = self.det.sample(rng)
+        g.history = self.history[:]
+        g.movers = self.movers[:]
+        g.view_cache = None
+        return g
 
 
 GAME = CartaGame()
