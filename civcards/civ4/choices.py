@@ -113,25 +113,41 @@ def _small_or(g: GameState, step_text: str) -> list[Choice]:
     return expand(g, step_text)
 
 
-def _purchase(g: GameState, p: int) -> list[Choice]:
-    out: list[Choice] = []
+_CASH = {c: Choice(f"cash {c}", True) for c in DECK_CODES}
+_TECH = {c: Choice(f"tech {c}", True) for c in CARDS.techs}
+_PLOT_STEP = {c: Choice(f"plot {c} ?", False) for c in CARDS.plots}
+_POP = [Choice(f"pop p{i}", True) for i in range(64)]
+_END = Choice("end", True)
+_ATTACK = Choice("attack ?", False)
+_TRADES: dict[tuple[int, int, int, int, bool], list[Choice]] = {}
+
+
+def _trade_choices(g: GameState, p: int) -> list[Choice]:
+    rate = g.effects(p).rate
     sup = g.supply[p]
+    key = (min(sup[0], rate), min(sup[1], rate), min(sup[2], rate), rate, g.options.same_type_trade)
+    got = _TRADES.get(key)
+    if got is None:
+        got = [Choice(f"trade {res_str(give)} {res_str(get)}", True) for give, get in g.trade_options(p)]
+        _TRADES[key] = got
+    return got
+
+
+def _purchase(g: GameState, p: int) -> list[Choice]:
     hand = g.hands[p]
-    for i, k in enumerate(hand):
-        if k:
-            out.append(Choice(f"cash {DECK_CODES[i]}", True))
-    for give, get in g.trade_options(p):
-        out.append(Choice(f"trade {res_str(give)} {res_str(get)}", True))
+    out: list[Choice] = [_CASH[DECK_CODES[i]] for i, k in enumerate(hand) if k]
+    out.extend(_trade_choices(g, p))
+    sup = g.supply[p]
     if g.pop_supply > 0:
-        for i in range(len(g.plots[p])):
+        for i, pl in enumerate(g.plots[p]):
             if g.pop_cost(p, i + 1) <= sup[0]:
-                out.append(Choice(f"pop p{i + 1}", True))
-    if g.plot_market and g.plot_cost(p) <= sum(sup):
+                out.append(_POP[i + 1])
+    if g.plot_market and g.plot_cost(p) <= sup[0] + sup[1] + sup[2]:
         for code in sorted(set(g.plot_market)):
-            out.append(Choice(f"plot {code} ?", False))
+            out.append(_PLOT_STEP[code])
     for code in sorted(set(g.tech_market)):
         if g.card_cost(p, code) <= sup[2]:
-            out.append(Choice(f"tech {code}", True))
+            out.append(_TECH[code])
     for code in g.buildable_codes(p):
         for plot in g.build_plots(p, code):
             texts = list(g._build_texts(p, code, plot))
@@ -152,9 +168,9 @@ def _purchase(g: GameState, p: int) -> list[Choice]:
                     out.append(Choice(f"use {code} {v} {res_str(opts[0])}", True))
                 else:
                     out.append(Choice(f"use {code} {v} ?", False))
-    out.append(Choice("end", True))
+    out.append(_END)
     if g.attack_units(p):
-        out.append(Choice("attack ?", False))
+        out.append(_ATTACK)
     return out
 
 

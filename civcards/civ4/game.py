@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 from typing import Any, Final
 
@@ -90,6 +91,11 @@ class IllegalMoveError(ValueError):
         self.move = move
         self.reason = reason
         super().__init__(reason)
+
+
+@lru_cache(maxsize=65536)
+def _format_cached(m: Move) -> str:
+    return format_move(m)
 
 
 class _ChanceMismatch(Exception):
@@ -218,6 +224,18 @@ def multisets(items: list[tuple[Any, int]], k: int) -> list[tuple[Any, ...]]:
     >>> multisets([("A", 2), ("B", 1)], 2)
     [('A', 'A'), ('A', 'B')]
     """
+    if k == 1:
+        return [(v,) for v, a in sorted(items) if a]
+    if k == 2:
+        srt = sorted(items)
+        two: list[tuple[Any, ...]] = []
+        for i, (v, a) in enumerate(srt):
+            if not a:
+                continue
+            if a >= 2:
+                two.append((v, v))
+            two.extend((v, w) for w, b in srt[i + 1 :] if b)
+        return two
     out: list[tuple[Any, ...]] = []
     n = len(items)
 
@@ -247,6 +265,12 @@ def payments(cost: int, supply: list[int] | tuple[int, ...]) -> list[Res]:
             if c <= c0:
                 out.append((f, h, c))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _letter_options(code: str, pop: int) -> list[str]:
+    letters = [RES_LETTERS[r] for r in _PRODUCED[code]]
+    return ["".join(c) for c in combinations_with_replacement(letters, pop)]
 
 
 def _hand_items(hand: list[int], codes: Iterable[str] | None = None) -> list[tuple[str, int]]:
@@ -436,7 +460,12 @@ class GameState:
 
     def highest_happiness(self) -> int | None:
         """C50: the holder of Highest Happiness (>= 2, strictly highest), else None."""
-        return self._highest([self.effects(s).happiness for s in range(self.n)], HAPPY_MIN)
+        fx = self.fx
+        vals = []
+        for s in range(self.n):
+            f = fx[s]
+            vals.append(f.happiness if f is not None else self.effects(s).happiness)
+        return self._highest(vals, HAPPY_MIN)
 
     @staticmethod
     def _highest(values: list[int], minimum: int) -> int | None:
@@ -559,10 +588,8 @@ class GameState:
         """C24: for each plot needing a choice, its plot number and the possible letter strings."""
         out = []
         for i, (code, pop, _) in enumerate(self.plots[seat]):
-            prod = _PRODUCED[code]
-            if pop and len(prod) >= 2:
-                letters = [RES_LETTERS[r] for r in prod]
-                out.append((i + 1, ["".join(c) for c in combinations_with_replacement(letters, pop)]))
+            if pop and len(_PRODUCED[code]) >= 2:
+                out.append((i + 1, _letter_options(code, pop)))
         return out
 
     def _legal_collect(self, p: int) -> Iterator[str]:
@@ -880,7 +907,7 @@ class GameState:
             assert snapshot is not None
             self._restore(snapshot)
             raise IllegalMoveError(m, str(e)) from None
-        self.moves.append(format_move(m))
+        self.moves.append(_format_cached(m))
 
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` is legal now (without applying it)."""
