@@ -43,8 +43,8 @@ def empty_hand(g: GameState, seat: int) -> None:
         g.hands[seat][i] = 0
 
 
-def take_card(g: GameState, code: str) -> None:
-    """Remove one ``code`` from the deck (or, failing that, the discard pile)."""
+def take_card(g: GameState, code: str, skip: int | None = None) -> None:
+    """Remove one ``code`` from the deck (or, failing that, the discard pile, another hand, a plot)."""
     rest = list(g.deck[g.deck_pos :])
     if code in rest:
         rest.remove(code)
@@ -54,22 +54,22 @@ def take_card(g: GameState, code: str) -> None:
     if g.discard[i]:
         g.discard[i] -= 1
         return
-    for h in g.hands:
-        if h[i]:
+    for s, h in enumerate(g.hands):
+        if h[i] and s != skip:
             h[i] -= 1
             return
-    for s in range(g.n):
-        for j, (pc, pop, on) in enumerate(g.plots[s]):
+    for t in range(g.n):
+        for j, (pc, pop, on) in enumerate(g.plots[t]):
             if code in on:
-                g.plots[s][j] = (pc, pop, tuple(x for x in on if x != code))
-                g.fx[s] = None
+                g.plots[t][j] = (pc, pop, tuple(x for x in on if x != code))
+                g.fx[t] = None
                 return
     raise AssertionError(f"no {code} left to take")
 
 
 def give(g: GameState, seat: int, *codes: str) -> None:
     for c in codes:
-        take_card(g, c)
+        take_card(g, c, skip=seat)
         g.hands[seat][DECK_INDEX[c]] += 1
 
 
