@@ -139,7 +139,7 @@ def _purchase(g: GameState, p: int) -> list[Choice]:
     out.extend(_trade_choices(g, p))
     sup = g.supply[p]
     if g.pop_supply > 0:
-        for i, pl in enumerate(g.plots[p]):
+        for i, _pl in enumerate(g.plots[p]):
             if g.pop_cost(p, i + 1) <= sup[0]:
                 out.append(_POP[i + 1])
     if g.plot_market and g.plot_cost(p) <= sup[0] + sup[1] + sup[2]:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from civcards.civ4 import position_json
 from civcards.civ4.cards import CARDS, DECK_INDEX
 from civcards.civ4.game import GameState
-from tests.civ4.helpers import at_purchase, build_on, card_zones_ok, empty_hand, give, grant_tech, play, refused, set_pop
+from tests.civ4.helpers import (
+    at_purchase,
+    build_on,
+    card_zones_ok,
+    empty_hand,
+    give,
+    grant_tech,
+    play,
+    refused,
+    set_pop,
+)
 
 
 def _war(n: int = 2, attacker_units: tuple[str, ...] = (), seed: int = 0) -> GameState:
@@ -109,7 +119,7 @@ def test_c42_bounce_is_mandatory_min_b_u() -> None:
     play(g, "walls bounce CHR")
     assert g.plots[1][0][2] == ("WAL",) and g.plots[1][1][2] == ("WAL",)
     # no unit left: no defend, no damage; the Draw step follows (C46)
-    assert g.step == "discard" and g.hand(0)[:1] == ["CHR"] or "CHR" in g.hand(0)
+    assert (g.step == "discard" and g.hand(0)[:1] == ["CHR"]) or "CHR" in g.hand(0)
 
 
 def test_c48_walls_bounce_only_units_of_their_defender() -> None:

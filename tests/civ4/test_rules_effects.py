@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from civcards.civ4.cards import CARDS
-from tests.civ4.helpers import at_purchase, build_on, empty_hand, give, grant_tech, play, refused, set_pop, set_supply, started
+from tests.civ4.helpers import (
+    at_purchase,
+    build_on,
+    empty_hand,
+    give,
+    grant_tech,
+    play,
+    refused,
+    set_pop,
+    set_supply,
+    started,
+)
 
 
 def test_c49_culture_and_highest_culture() -> None:
@@ -250,7 +261,7 @@ def test_c67_effects_begin_at_once_and_end_when_destroyed() -> None:
     assert g.plot_cost(0) == 12
     code = g.plot_market[0]
     play(g, f"plot {code} 12F")
-    pc, pop, on = g.plots[0][0]
+    pc, pop, _on = g.plots[0][0]
     g.plots[0][0] = (pc, pop, ())
     g.fx[0] = None
     assert g.plot_cost(0) == 20

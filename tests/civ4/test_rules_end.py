@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from civcards.civ4 import position_json
 from civcards.civ4.game import GameState
-from tests.civ4.helpers import at_purchase, empty_hand, give, grant_tech, play, refused, set_pop, set_supply
+from tests.civ4.helpers import (
+    at_purchase,
+    empty_hand,
+    give,
+    grant_tech,
+    play,
+    refused,
+    set_pop,
+    set_supply,
+)
 
 
 def _last_tech(options: dict[str, object] | None = None, n: int = 2) -> GameState:
