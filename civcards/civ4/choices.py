@@ -24,6 +24,12 @@ from itertools import combinations
 from .cards import CARDS, DECK_CODES, DECK_INDEX, res_str
 from .game import (
     COLLECT,
+    HAPPY_DISCOUNT,
+    MAX_SLOTS,
+    MIN_COST,
+    POP_COST_BASE,
+    POP_COST_STEP,
+    POP_TWO_SLOTS,
     DAMAGE,
     DEFEND,
     DISCARD,
@@ -133,28 +139,62 @@ def _trade_choices(g: GameState, p: int) -> list[Choice]:
     return got
 
 
+_BUILD: dict[tuple[str, int], Choice] = {}
+_SPECIAL = frozenset(
+    c for c, d in _DECK.items() if any(e.kind in ("free_population", "free_tech") for e in d.effects)
+)
+
+
 def _purchase(g: GameState, p: int) -> list[Choice]:
     hand = g.hands[p]
     out: list[Choice] = [_CASH[DECK_CODES[i]] for i, k in enumerate(hand) if k]
     out.extend(_trade_choices(g, p))
     sup = g.supply[p]
+    fx = g.effects(p)
+    disc = fx.disc
+    plots = g.plots[p]
     if g.pop_supply > 0:
-        for i, _pl in enumerate(g.plots[p]):
-            if g.pop_cost(p, i + 1) <= sup[0]:
+        base = POP_COST_BASE - disc["population"]
+        for i, pl in enumerate(plots):
+            if max(MIN_COST, base + POP_COST_STEP * pl[1]) <= sup[0]:
                 out.append(_POP[i + 1])
     if g.plot_market and g.plot_cost(p) <= sup[0] + sup[1] + sup[2]:
         for code in sorted(set(g.plot_market)):
             out.append(_PLOT_STEP[code])
+    hh = g.highest_happiness() == p
+    hnw = g.options.happiness_not_wonders
+    techs = CARDS.techs
     for code in sorted(set(g.tech_market)):
-        if g.card_cost(p, code) <= sup[2]:
+        c = techs[code].cost - disc["tech"] - (HAPPY_DISCOUNT if hh else 0)
+        if max(MIN_COST, c) <= sup[2]:
             out.append(_TECH[code])
-    for code in g.buildable_codes(p):
-        for plot in g.build_plots(p, code):
-            texts = list(g._build_texts(p, code, plot))
-            if len(texts) <= 8:
-                out.extend(Choice(t, True) for t in texts)
+    slots = fx.slots
+    for i, k in enumerate(hand):
+        if not k:
+            continue
+        card = _DECK[DECK_CODES[i]]
+        kind = card.kind
+        if kind == "unit":
+            continue
+        c = card.cost - disc[kind] - (HAPPY_DISCOUNT if hh and not (kind == "wonder" and hnw) else 0)
+        if max(MIN_COST, c) > sup[1]:
+            continue
+        code = card.code
+        for j, (_, pop, on) in enumerate(plots):
+            room = min(max(slots, 2 if pop >= POP_TWO_SLOTS else 1), MAX_SLOTS)
+            if code in on or len(on) >= room:
+                continue
+            if code in _SPECIAL:
+                texts = list(g._build_texts(p, code, j + 1))
+                if len(texts) <= 8:
+                    out.extend(Choice(t, True) for t in texts)
+                else:
+                    out.append(Choice(f"build {code} p{j + 1} ?", False))
             else:
-                out.append(Choice(f"build {code} p{plot} ?", False))
+                ch = _BUILD.get((code, j + 1))
+                if ch is None:
+                    ch = _BUILD[(code, j + 1)] = Choice(f"build {code} p{j + 1}", True)
+                out.append(ch)
     for code, kind, amount in g.usable_abilities(p):
         for v in range(g.n):
             if v == p:
