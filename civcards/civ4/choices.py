@@ -24,18 +24,18 @@ from itertools import combinations
 from .cards import CARDS, DECK_CODES, DECK_INDEX, res_str
 from .game import (
     COLLECT,
-    HAPPY_DISCOUNT,
-    MAX_SLOTS,
-    MIN_COST,
-    POP_COST_BASE,
-    POP_COST_STEP,
-    POP_TWO_SLOTS,
     DAMAGE,
     DEFEND,
     DISCARD,
     DRAFT,
+    HAPPY_DISCOUNT,
+    MAX_SLOTS,
+    MIN_COST,
     OVER,
     PLACE,
+    POP_COST_BASE,
+    POP_COST_STEP,
+    POP_TWO_SLOTS,
     PURCHASE,
     SETTLE,
     START_DISCARD,
@@ -103,7 +103,7 @@ def choices(g: GameState) -> list[Choice]:
     if step == DEFEND:
         return _small_or(g, "defend ?")
     if step == DAMAGE:
-        return _small_or(g, "damage ?")
+        return _damage_choices(g)
     if step == PLACE:
         assert g.combat is not None
         if _count_multisets([g.combat.stolen] * len(g.plots[p]), g.combat.stolen) <= LIMIT:
@@ -366,22 +366,44 @@ def _expand_defend(g: GameState, words: list[str]) -> list[Choice]:
     return out
 
 
+def _damage_parts(g: GameState) -> tuple[list[tuple[int, ...]], list[tuple[tuple[int, str], ...]]]:
+    """C45: the possible stolen-population lists and destroyed-building sets, separately."""
+    c = g.combat
+    assert c is not None
+    d = c.defenders[c.idx]
+    s, x = g.damage_amounts(d)
+    pops = [(i + 1, pl[1]) for i, pl in enumerate(g.plots[d]) if pl[1]]
+    steals = multisets(pops, min(s, sum(k for _, k in pops)))
+    buildings = [(i + 1, code) for i, pl in enumerate(g.plots[d]) for code in pl[2] if _DECK[code].kind == "building"]
+    destroys = list(combinations(buildings, min(x, len(buildings))))
+    return steals, destroys
+
+
+def _damage_text(steal: tuple[int, ...], destroy: tuple[tuple[int, str], ...]) -> str:
+    return format_move(Move("damage", plots=steal, destroy=destroy))
+
+
+def _damage_choices(g: GameState) -> list[Choice]:
+    steals, destroys = _damage_parts(g)
+    if len(steals) * len(destroys) <= LIMIT:
+        return _finals([_damage_text(st, de) for st in steals for de in destroys])
+    return _expand_damage(g, ["damage", "?"])
+
+
 def _expand_damage(g: GameState, words: list[str]) -> list[Choice]:
-    moves = [Move("damage", plots=m.plots, destroy=m.destroy) for m in g._legal_damage()]
+    steals, destroys = _damage_parts(g)
     if len(words) == 2:  # "damage ?": choose the stolen population first
-        steals = sorted({m.plots for m in moves})
         out = []
         for st in steals:
-            opts = [m for m in moves if m.plots == st]
-            if len(opts) == 1:
-                out.append(Choice(format_move(opts[0]), True))
+            if len(destroys) == 1:
+                out.append(Choice(_damage_text(st, destroys[0]), True))
             else:
-                head = "damage" + (" steal " + ",".join(f"p{x}" for x in st) if st else " steal -")
+                head = "damage steal " + (",".join(f"p{x}" for x in st) if st else "-")
                 out.append(Choice(head + " ?", False))
         return out
     lst = words[2]
-    st = () if lst == "-" else tuple(int(x[1:]) for x in lst.split(","))
-    return _finals([format_move(m) for m in moves if m.plots == st])
+    chosen = () if lst == "-" else tuple(int(x[1:]) for x in lst.split(","))
+    return _finals([_damage_text(chosen, de) for de in destroys])
 
 
 # ---------------------------------------------------------------------------
