@@ -350,6 +350,7 @@ class Game(Protocol):
 #: the games that ship with civcards: name -> module whose ``GAME`` registers it
 BUILTIN: dict[str, str] = {
     "carta": "civcards.games.carta",
+    "civ4": "civcards.games.civ4",
 }
 
 _REGISTRY: dict[str, Game] = {}

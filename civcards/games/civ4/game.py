@@ -1,0 +1,212 @@
+"""The registration of Civilization: The Card Game: :class:`Civ4Game`, the ``civ4`` game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ... import civ4
+from ...civ4.options import OPTIONS, ConfigError, parse_options
+from ...game_api import (
+    Choice,
+    Expansion,
+    MoveError,
+    Observation,
+    OptionsError,
+    OptionSpec,
+    RecordError,
+    Result,
+    Sampler,
+)
+
+_KIND = {"bool": "bool", "int": "int"}
+
+
+def _specs() -> tuple[OptionSpec, ...]:
+    out = []
+    for o in OPTIONS:
+        out.append(
+            OptionSpec(
+                o.name,
+                _KIND.get(o.type, o.type),
+                o.default,
+                o.help,
+                minimum=0 if o.type == "int" else None,
+            )
+        )
+    return tuple(out)
+
+
+class Civ4Game:
+    """Civilization: The Card Game (Firaxis, 2006), rules C1–C72 of ``shared/civ4/RULES.md``.
+
+    The card set is RECONSTRUCTED: the original card list was never published.
+    """
+
+    name = "civ4"
+    title = "Civilization: The Card Game"
+    #: shown wherever the game's cards are
+    note = "reconstructed card set: the original card list was never published"
+    min_players = 2
+    max_players = 4
+    record_formats = ("civ4-notation/1",)
+    #: the public move log of an observation (a determinized state need not rebuild it)
+    observation_log_keys = ("history", "known_steals")
+    options: Sequence[OptionSpec] = _specs()
+
+    # -- set-up -------------------------------------------------------------------
+
+    def check_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            self.min_players <= players <= self.max_players
+        ):
+            raise OptionsError(
+                f"Civilization: The Card Game is played by 2, 3 or 4 players, not {players!r} (C8)"
+            )
+        if not isinstance(options, Mapping):
+            raise OptionsError("the options must be a mapping of variant names to values")
+        try:
+            opts = parse_options(options)
+        except ConfigError as e:
+            raise OptionsError(str(e).split(". ")[0].rstrip(".")) from None
+        return {o.name: getattr(opts, o.name) for o in OPTIONS}
+
+    def new_state(
+        self, players: int, options: Mapping[str, Any], seed: int | None
+    ) -> civ4.GameState:
+        opts = self.check_options(players, options)
+        try:
+            return civ4.new_game(players, opts, seed)
+        except ConfigError as e:
+            raise OptionsError(str(e)) from None
+
+    def from_record(self, record: Mapping[str, Any]) -> civ4.GameState:
+        try:
+            rep = civ4.replay(dict(record))
+        except (civ4.RecordError, ConfigError, civ4.NotationError) as e:
+            raise RecordError(str(e)) from None
+        if not rep.ok:
+            raise MoveError(str(rep.error))
+        return rep.state
+
+    def record(
+        self, state: civ4.GameState, names: Sequence[str] | None = None
+    ) -> dict[str, Any]:
+        out: dict[str, Any] = json.loads(civ4.write_record(state))
+        if names is not None:
+            out["names"] = list(names)
+        return out
+
+    def setup_record(self, state: civ4.GameState) -> dict[str, Any]:
+        rec = self.record(state)
+        rec.pop("moves", None)
+        rec.pop("result", None)
+        # chance outcomes follow from the seed and the moves: a replay draws them again
+        rec["chance"] = []
+        return rec
+
+    # -- moves ---------------------------------------------------------------------
+
+    def canonical(self, text: str) -> str:
+        try:
+            return civ4.format_move(civ4.parse_move(text))
+        except civ4.NotationError as e:
+            raise MoveError(f"the move {text!r} cannot be read: {e}") from None
+
+    def play(self, state: civ4.GameState, text: str) -> str:
+        try:
+            m = civ4.parse_move(text)
+        except civ4.NotationError as e:
+            raise MoveError(f"the move {text!r} cannot be read: {e}") from None
+        try:
+            state.apply(m)
+        except civ4.IllegalMoveError as e:
+            raise MoveError(f"{civ4.format_move(m)!r} is not legal now: {e.reason}") from None
+        return state.moves[-1]
+
+    def apply_choice(self, state: civ4.GameState, choice: Choice) -> str:
+        return self.play(state, choice.text)
+
+    def legal(self, state: civ4.GameState) -> list[str]:
+        return state.legal_strings()
+
+    def choices(self, state: civ4.GameState) -> list[Choice]:
+        if state.finished:
+            return []
+        return [Choice(c.text, c.final) for c in civ4.choices(state)]
+
+    def expand(self, state: civ4.GameState, choice: Choice) -> Expansion:
+        if choice.final:
+            return Expansion(None, [choice])
+        try:
+            below = civ4.expand(state, choice.text)
+        except ValueError as e:
+            raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
+        return Expansion(None, [Choice(c.text, c.final) for c in below])
+
+    def why_not(self, state: civ4.GameState, text: str) -> str:
+        canon = self.canonical(text)
+        try:
+            state.copy().apply(canon)
+        except civ4.IllegalMoveError as e:
+            return f"{canon!r} is not legal now: {e.reason}"
+        return f"{canon!r} is legal now"
+
+    # -- views -----------------------------------------------------------------------
+
+    def observe(self, state: civ4.GameState, seat: int | None) -> Observation:
+        return civ4.observe(state, seat)
+
+    def result(self, state: civ4.GameState) -> Result | None:
+        if not state.finished:
+            return None
+        scores = state.scores
+        return Result(
+            tuple(state.winners),
+            state.reason,
+            tuple(float(s[0]) for s in scores),
+            len(state.winners) > 1,
+            {"score": [list(s) for s in scores], "round": state.round},
+        )
+
+    def position_json(self, state: civ4.GameState, legal: bool = False) -> dict[str, Any]:
+        return civ4.position_json(state, legal=legal)
+
+    # -- words -------------------------------------------------------------------------
+
+    def describe_move(
+        self, text: str, names: Sequence[str], lang: str = "en", *, past: bool = False
+    ) -> str:
+        from .text import describe_move
+
+        return describe_move(text, names, past=past)
+
+    def describe_result(
+        self, state: civ4.GameState, names: Sequence[str], lang: str = "en"
+    ) -> str:
+        from .text import winners_text
+
+        return winners_text(state, names)
+
+    # -- bots and sims -----------------------------------------------------------------
+
+    def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:
+        return {}
+
+    def sim_row(self, state: civ4.GameState) -> dict[str, Any]:
+        return {
+            "reason": state.reason,
+            "rounds": state.round,
+            "scores": [list(s) for s in state.scores],
+        }
+
+    # -- optional capabilities ---------------------------------------------------------
+
+    def determinizer(
+        self, observation: Any, reveal: Any = None, chosen: str | None = None
+    ) -> Sampler | None:
+        return None
+
+
+GAME = Civ4Game()
