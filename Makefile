@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,load,ray
 EXTRAS ?= dev,web,research,sim,load
 
-.PHONY: .venv install run play test lint typecheck bench clean
+.PHONY: .venv install run play test lint typecheck bench clean translations translations-update translations-check
 
 .venv install: $(STAMP)
 
@@ -27,10 +27,27 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: $(STAMP)
+test: $(STAMP) translations
 	$(BIN)/ruff check civcards tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+
+# gettext catalogues (docs/translations.md): civcards/locale/<lang>/LC_MESSAGES/<domain>.po
+LOCALE := civcards/locale
+LOCALE_DOMAINS = $(basename $(notdir $(wildcard $(LOCALE)/en/LC_MESSAGES/*.po)))
+
+# compile every .po into its .mo (the .mo files are committed too)
+translations: $(STAMP)
+	@for d in $(LOCALE_DOMAINS); do $(BIN)/pybabel compile -d $(LOCALE) -D $$d; done
+
+# after adding or changing a text in an English .po: new templates, merged into every language
+translations-update: $(STAMP)
+	$(BIN)/python -m civcards.locale template
+	@for d in $(LOCALE_DOMAINS); do $(BIN)/pybabel update -i $(LOCALE)/$$d.pot -d $(LOCALE) -D $$d --width 100; done
+
+# missing, empty or fuzzy translations and stale .mo files
+translations-check: $(STAMP)
+	$(BIN)/python -m civcards.locale check
 
 bench: $(STAMP)
 	$(BIN)/civcards bench

@@ -1,18 +1,28 @@
-"""The message catalogue (civcards.i18n): complete in five languages, rulebook names verbatim."""
+"""The message catalogues (civcards.i18n): gettext, complete in five languages for every
+domain, rulebook names verbatim."""
 
 from __future__ import annotations
 
 import re
 import string
+from pathlib import Path
 
+import pytest
+
+from civcards.carta.moves import EFFECT_KINDS
 from civcards.i18n import (
-    EFFECT_KINDS,
+    INTERFACE_DOMAIN,
+    KEY_DOMAIN,
     LANGS,
+    LOCALE_DIR,
     MESSAGES,
     domain_name,
+    domain_texts,
+    domains,
     effect_help,
     effect_name,
     normalize_lang,
+    read_catalogue,
     t,
 )
 from tests.shared import RULES_MD
@@ -100,6 +110,56 @@ def test_every_key_in_every_language() -> None:
             assert entry[lang].strip(), f"{key} is empty in {lang}"
 
 
+def test_one_domain_per_game_and_one_for_the_interface() -> None:
+    assert domains()[0] == INTERFACE_DOMAIN
+    assert "carta" in domains()
+    assert set(KEY_DOMAIN.values()) == set(domains())
+    assert KEY_DOMAIN["domain.S"] == "carta" and KEY_DOMAIN["ui.prompt"] == INTERFACE_DOMAIN
+    assert domain_texts("de", "carta")["domain.S"] == "Wissenschaft"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_domain_is_complete_in_every_compiled_catalogue(lang: str) -> None:
+    """What the program reads: each language's .mo has every English id, none empty."""
+    for domain in domains():
+        english = read_catalogue("en", domain)
+        assert english, domain
+        texts = read_catalogue(lang, domain)
+        missing = sorted(set(english) - set(texts))
+        assert not missing, f"{lang}/{domain}.mo lacks {missing}"
+        empty = sorted(k for k, v in texts.items() if not v.strip())
+        assert not empty, f"{lang}/{domain}.mo has empty {empty}"
+
+
+def test_po_files_are_complete_and_compiled() -> None:
+    """The .po sources: no missing, empty or fuzzy translation; every .mo compiled from its .po."""
+    pytest.importorskip("babel")
+    from civcards.locale.__main__ import problems
+
+    assert problems() == []
+
+
+def test_a_missing_translation_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check can fail: a catalogue with an empty and a dropped text is reported."""
+    pytest.importorskip("babel")
+    import shutil
+
+    import civcards.locale.__main__ as tool
+
+    copy = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR, copy)
+    po = copy / "fr" / "LC_MESSAGES" / "carta.po"
+    text = po.read_text(encoding="utf-8")
+    text = text.replace('msgstr "Science"', 'msgstr ""', 1)
+    text = re.sub(r'\n(#[^\n]*\n)*msgid "effect\.purge"\nmsgstr "[^"]*"\n', "\n", text)
+    po.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(tool, "LOCALE_DIR", copy)
+    found = tool.problems()
+    assert any("domain.S is empty" in line for line in found), found
+    assert any("effect.purge is missing" in line for line in found), found
+    assert any("carta.mo: not compiled" in line for line in found), found
+
+
 def test_placeholders_agree_across_languages() -> None:
     fmt = string.Formatter()
     for key, entry in MESSAGES.items():
@@ -137,6 +197,17 @@ def test_helpers() -> None:
     assert normalize_lang("pt_BR.UTF-8") == "pt"
     assert normalize_lang("C") == "en"
     assert normalize_lang(None) == "en"
+
+
+def test_texts_are_the_ones_of_before() -> None:
+    """A few texts, byte for byte, as the dictionaries held them before the catalogues."""
+    assert (
+        t("fr", "ui.coin", holder="A", domain="Art", seat="B")
+        == "Pièce de Majorité en Art : A copie Art de B"
+    )
+    assert t("pt", "domain.M") == "Poder Militar"
+    assert t("de", "ui.turn_of", name="Ana") == "Ana ist am Zug"
+    assert t("en", "ui.majority_legend") == "✓ = majority in the domain (1 point)"
 
 
 def test_catalogue_is_plain_data() -> None:
