@@ -27,7 +27,8 @@ def play(seed: int, players: int) -> tuple[int, int]:
         while not c.final:
             c = rng.choice(expand(g, c.text))
             decisions += 1
-        g.apply(c.text)
+        assert c.move is not None
+        g.apply_unchecked(c.move, c.text)
     return decisions, len(g.moves)
 
 

@@ -18,10 +18,12 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from itertools import combinations
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations, compress
+from typing import Any, Generic, TypeVar, overload
 
-from .cards import CARDS, DECK_CODES, DECK_INDEX, res_str
+from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, Res, res_str
 from .game import (
     COLLECT,
     DAMAGE,
@@ -29,10 +31,12 @@ from .game import (
     DISCARD,
     DRAFT,
     HAPPY_DISCOUNT,
-    MAX_SLOTS,
     MIN_COST,
     OVER,
     PLACE,
+    PLOT_COST_BASE,
+    PLOT_COST_PIVOT,
+    PLOT_COST_STEP,
     POP_COST_BASE,
     POP_COST_STEP,
     POP_TWO_SLOTS,
@@ -41,6 +45,7 @@ from .game import (
     START_DISCARD,
     WALLS,
     GameState,
+    _hand_items,
     multisets,
     payments,
 )
@@ -54,14 +59,95 @@ _DECK = CARDS.deck
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A complete move (``final``) or a step to :func:`expand` (its text ends in ``?``)."""
+    """A complete move (``final``) or a step to :func:`expand` (its text ends in ``?``).
+
+    ``move`` is the engine's :class:`Move` of a final choice (apply it with
+    :meth:`GameState.apply_unchecked`); ``hidden`` is always False here (no step
+    of this game shows hidden cards). The fields are those of the platform's
+    ``civcards.game_api.Choice``, so that a registration may pass its own class
+    as ``make`` and receive its own choices without converting them.
+    """
 
     text: str
     final: bool
+    hidden: bool = False
+    move: Move | None = field(default=None, compare=False, repr=False)
 
 
-def _finals(texts: list[str]) -> list[Choice]:
-    return [Choice(t, True) for t in sorted(set(texts))]
+C = TypeVar("C")
+#: A choice constructor: ``make(text, final, hidden, move)``.
+Maker = Callable[[str, bool, bool, "Move | None"], C]
+
+
+class _Tables(Generic[C]):
+    """Per-constructor caches of choices (the choice objects are immutable and shared)."""
+
+    def __init__(self, make: Maker[C]) -> None:
+        self.make = make
+        self.cash = [make(f"cash {c}", True, False, Move("cash", code=c)) for c in DECK_CODES]
+        self.tech = {c: make(f"tech {c}", True, False, Move("tech", code=c)) for c in CARDS.techs}
+        self.plot_step = {c: make(f"plot {c} ?", False, False, None) for c in CARDS.plots}
+        self.pop = [make(f"pop p{i}", True, False, Move("pop", num=i)) for i in range(64)]
+        self.end = make("end", True, False, Move("end"))
+        self.attack = make("attack ?", False, False, None)
+        self.build: dict[tuple[str, int], C] = {}
+        self.trades: dict[tuple[int, ...], list[C]] = {}
+        self.finals: dict[str, C] = {}
+        self.steps: dict[str, C] = {}
+        self.lists: dict[Any, list[C]] = {}
+        self.pays: dict[tuple[str, Res], C] = {}
+
+    def final(self, text: str, move: Move | None = None) -> C:
+        """The final choice of a canonical move text (memoised)."""
+        c = self.finals.get(text)
+        if c is None:
+            if len(self.finals) > 200_000:
+                self.finals.clear()
+            c = self.finals[text] = self.make(text, True, False, move or parse_move(text))
+        return c
+
+    def payment(self, code: str, r: Res) -> C:
+        """The final choice ``plot CODE PAY`` (memoised)."""
+        key = (code, r)
+        c = self.pays.get(key)
+        if c is None:
+            if len(self.pays) > 100_000:
+                self.pays.clear()
+            c = self.pays[key] = self.make(f"plot {code} {res_str(r)}", True, False, Move("plot", code=code, res=r))
+        return c
+
+    def step(self, text: str) -> C:
+        c = self.steps.get(text)
+        if c is None:
+            if len(self.steps) > 100_000:
+                self.steps.clear()
+            c = self.steps[text] = self.make(text, False, False, None)
+        return c
+
+    def remember(self, key: Any, value: list[C]) -> list[C]:
+        if len(self.lists) > 50_000:
+            self.lists.clear()
+        self.lists[key] = value
+        return value
+
+
+_TABLES: dict[Any, _Tables[Any]] = {}
+
+
+def _tables(make: Maker[C]) -> _Tables[C]:
+    t = _TABLES.get(make)
+    if t is None:
+        t = _TABLES[make] = _Tables(make)
+    return t
+
+
+def _text(c: Any) -> str:
+    return str(c.text)
+
+
+def _finals(t: _Tables[C], texts: list[str]) -> list[C]:
+    f = t.final
+    return [f(x) for x in sorted(set(texts))]
 
 
 def _count_multisets(avail: list[int], k: int) -> int:
@@ -76,146 +162,200 @@ def _count_multisets(avail: list[int], k: int) -> int:
     return ways[k]
 
 
-def choices(g: GameState) -> list[Choice]:
-    """The first level of the decision at hand ([] when the game is over)."""
+@overload
+def choices(g: GameState) -> list[Choice]: ...
+@overload
+def choices(g: GameState, make: Maker[C]) -> list[C]: ...
+def choices(g: GameState, make: Any = Choice) -> list[Any]:
+    """The first level of the decision at hand ([] when the game is over).
+
+    ``make(text, final, hidden, move)`` builds each choice (default :class:`Choice`).
+    """
+    t = _tables(make)
     step = g.step
+    if step == PURCHASE:
+        p = g.to_move
+        assert p is not None
+        return _purchase(t, g, p)
     if step == OVER:
         return []
     p = g.to_move
     assert p is not None
-    if step in (DRAFT, SETTLE, WALLS):
-        return _finals(g.legal_strings())
     if step in (START_DISCARD, DISCARD):
         hand = g.hands[p]
+        key = ("discard", tuple(hand), g.discard_n)
+        got = t.lists.get(key)
+        if got is not None:
+            return got
         if _count_multisets([k for k in hand if k], g.discard_n) <= LIMIT:
-            return _finals(g.legal_strings())
-        return expand(g, "discard ?")
+            fin = t.final
+            got = [
+                fin("discard " + ",".join(ms), Move("discard", cards=ms))
+                for ms in multisets(_hand_items(hand), g.discard_n)
+            ]
+            return t.remember(key, got)
+        return t.remember(key, _expand_cards(t, g, p, ()))
     if step == COLLECT:
+        ckey = ("collect", *[(i, pl[0], pl[1]) for i, pl in enumerate(g.plots[p]) if pl[1] and _MULTI[pl[0]]])
+        got = t.lists.get(ckey)
+        if got is not None:
+            return got
         opts = g.collect_options(p)
         total = 1
         for _, o in opts:
             total *= len(o)
-        if total <= LIMIT:
-            return _finals(g.legal_strings())
-        return expand(g, "collect ?")
-    if step == PURCHASE:
-        return _purchase(g, p)
+        if total > LIMIT:
+            return t.remember(ckey, _expand_collect(t, g, p, "collect"))
+        terms: list[tuple[tuple[int, str], ...]] = [()]
+        for n, letters in opts:
+            terms = [(*acc, (n, s)) for acc in terms for s in letters]
+        fin = t.final
+        got = [
+            fin(" ".join(["collect", *(f"p{n}={s}" for n, s in ts)]), Move("collect", collect=ts)) for ts in terms
+        ]
+        got.sort(key=_text)
+        return t.remember(ckey, got)
+    if step in (DRAFT, SETTLE, WALLS):
+        return _finals(t, g.legal_strings())
     if step == DEFEND:
-        return _small_or(g, "defend ?")
+        legal = g.legal_strings()
+        if len(legal) <= LIMIT:
+            return _finals(t, legal)
+        return _expand_defend(t, g, ["defend", "?"])
     if step == DAMAGE:
-        return _damage_choices(g)
+        return _damage_choices(t, g)
     if step == PLACE:
         assert g.combat is not None
         if _count_multisets([g.combat.stolen] * len(g.plots[p]), g.combat.stolen) <= LIMIT:
-            return _finals(g.legal_strings())
-        return expand(g, "place ?")
+            return _finals(t, g.legal_strings())
+        return _expand_place(t, g, p, ())
     raise AssertionError(step)
 
 
-def _small_or(g: GameState, step_text: str) -> list[Choice]:
-    legal = g.legal_strings()
-    if len(legal) <= LIMIT:
-        return _finals(legal)
-    return expand(g, step_text)
-
-
-_CASH = {c: Choice(f"cash {c}", True) for c in DECK_CODES}
-_TECH = {c: Choice(f"tech {c}", True) for c in CARDS.techs}
-_PLOT_STEP = {c: Choice(f"plot {c} ?", False) for c in CARDS.plots}
-_POP = [Choice(f"pop p{i}", True) for i in range(64)]
-_END = Choice("end", True)
-_ATTACK = Choice("attack ?", False)
-_TRADES: dict[tuple[int, int, int, int, bool], list[Choice]] = {}
-
-
-def _trade_choices(g: GameState, p: int) -> list[Choice]:
-    rate = g.effects(p).rate
-    sup = g.supply[p]
-    key = (min(sup[0], rate), min(sup[1], rate), min(sup[2], rate), rate, g.options.same_type_trade)
-    got = _TRADES.get(key)
-    if got is None:
-        got = [Choice(f"trade {res_str(give)} {res_str(get)}", True) for give, get in g.trade_options(p)]
-        _TRADES[key] = got
+def _trade_choices(t: _Tables[C], g: GameState, p: int, rate: int, key: tuple[int, ...]) -> list[C]:
+    """The bank trades (C28) of a supply clipped to the rate (``key``), memoised."""
+    got = [
+        t.make(f"trade {res_str(give)} {res_str(get)}", True, False, Move("trade", res=give, get=get))
+        for give, get in g.trade_options(p)
+    ]
+    t.trades[key] = got
     return got
 
 
-_BUILD: dict[tuple[str, int], Choice] = {}
 _SPECIAL = frozenset(
     c for c, d in _DECK.items() if any(e.kind in ("free_population", "free_tech") for e in d.effects)
 )
+#: per deck index: (code, kind, printed cost, special) of buildings and wonders
+_BUILDABLE = [
+    (i, c, _DECK[c].kind, _DECK[c].cost, c in _SPECIAL) for i, c in enumerate(DECK_CODES) if _DECK[c].kind != "unit"
+]
+_MULTI = {c: len(pc.produced) >= 2 for c, pc in CARDS.plots.items()}
+_BUILD_IDX = [b[0] for b in _BUILDABLE]
+_ATTACK_IDX = [i for i, c in enumerate(DECK_CODES) if _DECK[c].attack]
+_TECH_COST = {c: tc.cost for c, tc in CARDS.techs.items()}
 
 
-def _purchase(g: GameState, p: int) -> list[Choice]:
+def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     hand = g.hands[p]
-    out: list[Choice] = [_CASH[DECK_CODES[i]] for i, k in enumerate(hand) if k]
-    out.extend(_trade_choices(g, p))
-    sup = g.supply[p]
-    fx = g.effects(p)
+    out: list[C] = list(compress(t.cash, hand))
+    fx = g.fx[p]
+    if fx is None:
+        fx = g.effects(p)
+    rate = fx.rate
+    f, h, c = g.supply[p]
+    key: tuple[int, ...] = (f if f < rate else rate, h if h < rate else rate, c if c < rate else rate, rate)
+    if g.options.same_type_trade:
+        key = (*key, 1)
+    trades = t.trades.get(key)
+    if trades is None:
+        trades = _trade_choices(t, g, p, rate, key)
+    out += trades
     disc = fx.disc
     plots = g.plots[p]
-    if g.pop_supply > 0:
-        base = POP_COST_BASE - disc["population"]
-        for i, pl in enumerate(plots):
-            if max(MIN_COST, base + POP_COST_STEP * pl[1]) <= sup[0]:
-                out.append(_POP[i + 1])
-    if g.plot_market and g.plot_cost(p) <= sup[0] + sup[1] + sup[2]:
-        for code in sorted(set(g.plot_market)):
-            out.append(_PLOT_STEP[code])
-    hh = g.highest_happiness() == p
-    hnw = g.options.happiness_not_wonders
-    techs = CARDS.techs
-    for code in sorted(set(g.tech_market)):
-        c = techs[code].cost - disc["tech"] - (HAPPY_DISCOUNT if hh else 0)
-        if max(MIN_COST, c) <= sup[2]:
-            out.append(_TECH[code])
-    slots = fx.slots
-    for i, k in enumerate(hand):
-        if not k:
-            continue
-        card = _DECK[DECK_CODES[i]]
-        kind = card.kind
-        if kind == "unit":
-            continue
-        c = card.cost - disc[kind] - (HAPPY_DISCOUNT if hh and not (kind == "wonder" and hnw) else 0)
-        if max(MIN_COST, c) > sup[1]:
-            continue
-        code = card.code
-        for j, (_, pop, on) in enumerate(plots):
-            room = min(max(slots, 2 if pop >= POP_TWO_SLOTS else 1), MAX_SLOTS)
-            if code in on or len(on) >= room:
+    if g.pop_supply > 0 and f >= MIN_COST:
+        top = (f - POP_COST_BASE + disc["population"]) // POP_COST_STEP
+        pop_c = t.pop
+        i = 1
+        for pl in plots:
+            if pl[1] <= top:
+                out.append(pop_c[i])
+            i += 1
+    market = g.plot_market
+    if market:
+        cost = PLOT_COST_BASE + PLOT_COST_STEP * (len(plots) - PLOT_COST_PIVOT) - disc["plot"]
+        if (cost if cost > MIN_COST else MIN_COST) <= f + h + c:
+            ps = t.plot_step
+            prev = ""
+            for code in market:
+                if code != prev:
+                    out.append(ps[code])
+                    prev = code
+    hh = -1
+    if c >= MIN_COST:
+        hh = HAPPY_DISCOUNT if g.highest_happiness() == p else 0
+        dt = c + disc["tech"] + hh
+        tc = t.tech
+        for code in g.tech_market:
+            if _TECH_COST[code] <= dt:
+                out.append(tc[code])
+    if h >= MIN_COST:
+        slots = fx.slots
+        build = None
+        for _i, code, kind, cost, special in compress(_BUILDABLE, map(hand.__getitem__, _BUILD_IDX)):
+            if build is None:
+                build = t.build
+                if hh < 0:
+                    hh = HAPPY_DISCOUNT if g.highest_happiness() == p else 0
+                hnw = g.options.happiness_not_wonders
+            if cost - disc[kind] - (0 if kind == "wonder" and hnw else hh) > h:
                 continue
-            if code in _SPECIAL:
-                texts = list(g._build_texts(p, code, j + 1))
-                if len(texts) <= 8:
-                    out.extend(Choice(t, True) for t in texts)
+            j = 0
+            for _, pop, on in plots:
+                j += 1
+                if code in on or len(on) >= (slots if slots >= 2 or pop < POP_TWO_SLOTS else 2):
+                    continue
+                if special:
+                    texts = list(g._build_texts(p, code, j))
+                    if len(texts) <= 8:
+                        out.extend(t.final(x) for x in texts)
+                    else:
+                        out.append(t.step(f"build {code} p{j} ?"))
                 else:
-                    out.append(Choice(f"build {code} p{j + 1} ?", False))
-            else:
-                ch = _BUILD.get((code, j + 1))
-                if ch is None:
-                    ch = _BUILD[(code, j + 1)] = Choice(f"build {code} p{j + 1}", True)
-                out.append(ch)
-    for code, kind, amount in g.usable_abilities(p):
-        for v in range(g.n):
-            if v == p:
-                continue
-            if kind == "steal_card":
-                if sum(g.hands[v]):
-                    out.append(Choice(f"use {code} {v}", True))
-            elif sum(g.supply[v]):
-                opts = g.steal_res_options(p, v, amount)
-                if len(opts) == 1:
-                    out.append(Choice(f"use {code} {v} {res_str(opts[0])}", True))
-                else:
-                    out.append(Choice(f"use {code} {v} ?", False))
-    out.append(_END)
-    if g.attack_units(p):
-        out.append(_ATTACK)
+                    ch = build.get((code, j))
+                    if ch is None:
+                        ch = build[(code, j)] = t.make(
+                            f"build {code} p{j}", True, False, Move("build", code=code, num=j)
+                        )
+                    out.append(ch)
+    if fx.steal_card or fx.steal_res:
+        for code, kind, amount in g.usable_abilities(p):
+            for v in range(g.n):
+                if v == p:
+                    continue
+                if kind == "steal_card":
+                    if any(g.hands[v]):
+                        out.append(t.final(f"use {code} {v}"))
+                elif any(g.supply[v]):
+                    opts = g.steal_res_options(p, v, amount)
+                    if len(opts) == 1:
+                        out.append(t.final(f"use {code} {v} {res_str(opts[0])}"))
+                    else:
+                        out.append(t.step(f"use {code} {v} ?"))
+    out.append(t.end)
+    for i in _ATTACK_IDX:
+        if hand[i]:
+            out.append(t.attack)
+            break
     return out
 
 
-def expand(g: GameState, step_text: str) -> list[Choice]:
+@overload
+def expand(g: GameState, step_text: str) -> list[Choice]: ...
+@overload
+def expand(g: GameState, step_text: str, make: Maker[C]) -> list[C]: ...
+def expand(g: GameState, step_text: str, make: Any = Choice) -> list[Any]:
     """The next level of a step offered by :func:`choices` or a previous :func:`expand`."""
+    t = _tables(make)
     text = " ".join(step_text.split())
     if not text.endswith("?"):
         raise ValueError(f"{step_text!r} is not a step (a step's text ends in '?')")
@@ -224,34 +364,71 @@ def expand(g: GameState, step_text: str) -> list[Choice]:
         raise ValueError("the game is over: there is nothing to expand")
     words = text.split()
     kind = words[0]
-    if kind == "plot" and g.step == PURCHASE:
+    step = g.step
+    if kind == "plot" and step == PURCHASE and len(words) in (3, 4):
         code = words[1]
-        return _finals([f"plot {code} {res_str(pay)}" for pay in payments(g.plot_cost(p), g.supply[p])])
-    if kind == "build" and g.step == PURCHASE:
+        if code not in g.plot_market:
+            raise ValueError(f"{step_text!r} is not a step of this position")
+        return _expand_plot(t, g, p, code, words[2] if len(words) == 4 else None)
+    if kind == "build" and step == PURCHASE:
         code, plot = words[1], int(words[2][1:])
-        return _finals(list(g._build_texts(p, code, plot)))
-    if kind == "use" and g.step == PURCHASE:
+        return _finals(t, list(g._build_texts(p, code, plot)))
+    if kind == "use" and step == PURCHASE:
         code, v = words[1], int(words[2])
         amount = g.effects(p).steal_res[code]
-        return _finals([f"use {code} {v} {res_str(r)}" for r in g.steal_res_options(p, v, amount)])
-    if kind == "attack" and g.step == PURCHASE:
-        return _expand_attack(g, p, words[1:-1] if words[-1] == "?" else words[1:])
-    if kind == "discard" and g.step in (START_DISCARD, DISCARD):
+        return _finals(t, [f"use {code} {v} {res_str(r)}" for r in g.steal_res_options(p, v, amount)])
+    if kind == "attack" and step == PURCHASE:
+        return _expand_attack(t, g, p, words[1:-1] if words[-1] == "?" else words[1:])
+    if kind == "discard" and step in (START_DISCARD, DISCARD):
         chosen = tuple(words[1].split(",")) if len(words) == 3 else ()
-        return _expand_cards(g, p, chosen)
-    if kind == "collect" and g.step == COLLECT:
-        return _expand_collect(g, p, text[: -1].strip())
-    if kind == "place" and g.step == PLACE:
+        return _expand_cards(t, g, p, chosen)
+    if kind == "collect" and step == COLLECT:
+        return _expand_collect(t, g, p, text[:-1].strip())
+    if kind == "place" and step == PLACE:
         chosen_p = tuple(int(x[1:]) for x in words[1].split(",")) if len(words) == 3 else ()
-        return _expand_place(g, p, chosen_p)
-    if kind == "defend" and g.step == DEFEND:
-        return _expand_defend(g, words)
-    if kind == "damage" and g.step == DAMAGE:
-        return _expand_damage(g, words)
+        return _expand_place(t, g, p, chosen_p)
+    if kind == "defend" and step == DEFEND:
+        return _expand_defend(t, g, words)
+    if kind == "damage" and step == DAMAGE:
+        return _expand_damage(t, g, words)
     raise ValueError(f"{step_text!r} is not a step of this position")
 
 
-def _expand_attack(g: GameState, p: int, terms: list[str]) -> list[Choice]:
+def _f_range(cost: int, sup: list[int]) -> range:
+    """The food amounts of the exact payments of ``cost`` from ``sup`` (C27)."""
+    return range(max(0, cost - sup[1] - sup[2]), min(sup[0], cost) + 1)
+
+
+def _count_payments(cost: int, sup: list[int]) -> int:
+    n = 0
+    for f in _f_range(cost, sup):
+        rest = cost - f
+        n += min(sup[1], rest) - max(0, rest - sup[2]) + 1
+    return n
+
+
+def _expand_plot(t: _Tables[C], g: GameState, p: int, code: str, food: str | None) -> list[C]:
+    """A plot's payments: whole when at most LIMIT, else the food paid first (``plot FOR 5F ?``)."""
+    cost = g.plot_cost(p)
+    sup = g.supply[p]
+    if food is None and _count_payments(cost, sup) > LIMIT:
+        return [t.step(f"plot {code} {f}F ?") for f in _f_range(cost, sup)]
+    if food is None:
+        fs: range | list[int] = _f_range(cost, sup)
+    else:
+        if not food.endswith("F") or not food[:-1].isdigit() or int(food[:-1]) not in _f_range(cost, sup):
+            raise ValueError(f"'plot {code} {food} ?' is not a step of this position")
+        fs = [int(food[:-1])]
+    out = []
+    for f in fs:
+        rest = cost - f
+        for h in range(min(sup[1], rest), max(0, rest - sup[2]) - 1, -1):
+            out.append((f, h, rest - h))
+    pay = t.payment
+    return [pay(code, r) for r in sorted(out, key=res_str)]
+
+
+def _expand_attack(t: _Tables[C], g: GameState, p: int, terms: list[str]) -> list[C]:
     units = dict(g.attack_units(p))
     total = sum(units.values())
     if not terms:
@@ -260,12 +437,12 @@ def _expand_attack(g: GameState, p: int, terms: list[str]) -> list[Choice]:
         for r in range(1, len(adj) + 1):
             for subset in combinations(adj, r):
                 if len(subset) <= total:
-                    out.append(Choice("attack " + " ".join(f"{s}=?" for s in subset), False))
+                    out.append(t.step("attack " + " ".join(f"{s}=?" for s in subset)))
         return out
     fixed: list[tuple[int, tuple[str, ...]]] = []
     open_seats: list[int] = []
-    for t in terms:
-        s, _, lst = t.partition("=")
+    for term in terms:
+        s, _, lst = term.partition("=")
         if lst == "?":
             open_seats.append(int(s))
         else:
@@ -284,13 +461,13 @@ def _expand_attack(g: GameState, p: int, terms: list[str]) -> list[Choice]:
             parts = [f"{s}={','.join(us)}" for s, us in sorted(assign)]
             rest = [f"{s}=?" for s in open_seats[1:]]
             if rest:
-                out.append(Choice("attack " + " ".join(sorted(parts + rest)), False))
+                out.append(t.step("attack " + " ".join(sorted(parts + rest))))
             else:
-                out.append(Choice("attack " + " ".join(parts), True))
+                out.append(t.final("attack " + " ".join(parts)))
     return out
 
 
-def _expand_cards(g: GameState, p: int, chosen: tuple[str, ...]) -> list[Choice]:
+def _expand_cards(t: _Tables[C], g: GameState, p: int, chosen: tuple[str, ...]) -> list[C]:
     k = g.discard_n
     hand = list(g.hands[p])
     for c in chosen:
@@ -298,7 +475,7 @@ def _expand_cards(g: GameState, p: int, chosen: tuple[str, ...]) -> list[Choice]
     start = DECK_INDEX[chosen[-1]] if chosen else 0
     need = k - len(chosen)
     out = []
-    for i in range(start, len(hand)):
+    for i in range(start, N_DECK):
         if not hand[i]:
             continue
         # enough cards at or after i to complete the list
@@ -306,26 +483,32 @@ def _expand_cards(g: GameState, p: int, chosen: tuple[str, ...]) -> list[Choice]
             break
         nxt = (*chosen, DECK_CODES[i])
         if len(nxt) == k:
-            out.append(Choice("discard " + ",".join(nxt), True))
+            out.append(t.final("discard " + ",".join(nxt)))
         else:
-            out.append(Choice("discard " + ",".join(nxt) + " ?", False))
+            out.append(t.step("discard " + ",".join(nxt) + " ?"))
     return out
 
 
-def _expand_collect(g: GameState, p: int, prefix: str) -> list[Choice]:
+def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]:
     done = parse_move(prefix).collect if prefix != "collect" else ()
     opts = g.collect_options(p)
     i = len(done)
+    if i >= len(opts) or any(d[0] != o[0] for d, o in zip(done, opts, strict=False)):
+        raise ValueError(f"{prefix + ' ?'!r} is not a step of this position")
     n, letters = opts[i]
+    last = i + 1 == len(opts)
+    key = ("collect-step", prefix, n, tuple(letters), last)
+    got = t.lists.get(key)
+    if got is not None:
+        return got
     out = []
     for s in letters:
-        terms = [*done, (n, s)]
-        text = " ".join(["collect"] + [f"p{x}={y}" for x, y in terms])
-        out.append(Choice(text, True) if i + 1 == len(opts) else Choice(text + " ?", False))
-    return out
+        text = f"{prefix} p{n}={s}"
+        out.append(t.final(text) if last else t.step(text + " ?"))
+    return t.remember(key, out)
 
 
-def _expand_place(g: GameState, p: int, chosen: tuple[int, ...]) -> list[Choice]:
+def _expand_place(t: _Tables[C], g: GameState, p: int, chosen: tuple[int, ...]) -> list[C]:
     assert g.combat is not None
     k = g.combat.stolen
     start = chosen[-1] if chosen else 1
@@ -333,11 +516,11 @@ def _expand_place(g: GameState, p: int, chosen: tuple[int, ...]) -> list[Choice]
     for x in range(start, len(g.plots[p]) + 1):
         nxt = (*chosen, x)
         text = "place " + ",".join(f"p{y}" for y in nxt)
-        out.append(Choice(text, True) if len(nxt) == k else Choice(text + " ?", False))
+        out.append(t.final(text) if len(nxt) == k else t.step(text + " ?"))
     return out
 
 
-def _expand_defend(g: GameState, words: list[str]) -> list[Choice]:
+def _expand_defend(t: _Tables[C], g: GameState, words: list[str]) -> list[C]:
     c = g.combat
     assert c is not None
     d = c.defenders[c.idx]
@@ -358,11 +541,11 @@ def _expand_defend(g: GameState, words: list[str]) -> list[Choice]:
     for size in range(0, m + 1):
         for ms in multisets(items, size):
             blocks = [*done, *((b, nxt_code) for b in ms)]
-            body = " ".join(["defend"] + [f"{b}>{a}" for b, a in sorted(blocks, key=lambda t: (t[1], t[0]))])
+            body = " ".join(["defend"] + [f"{b}>{a}" for b, a in sorted(blocks, key=lambda x: (x[1], x[0]))])
             if j + 1 < len(acodes):
-                out.append(Choice(f"{body} ?{acodes[j + 1]}", False))
+                out.append(t.step(f"{body} ?{acodes[j + 1]}"))
             else:
-                out.append(Choice(body, True))
+                out.append(t.final(body))
     return out
 
 
@@ -383,27 +566,27 @@ def _damage_text(steal: tuple[int, ...], destroy: tuple[tuple[int, str], ...]) -
     return format_move(Move("damage", plots=steal, destroy=destroy))
 
 
-def _damage_choices(g: GameState) -> list[Choice]:
+def _damage_choices(t: _Tables[C], g: GameState) -> list[C]:
     steals, destroys = _damage_parts(g)
     if len(steals) * len(destroys) <= LIMIT:
-        return _finals([_damage_text(st, de) for st in steals for de in destroys])
-    return _expand_damage(g, ["damage", "?"])
+        return _finals(t, [_damage_text(st, de) for st in steals for de in destroys])
+    return _expand_damage(t, g, ["damage", "?"])
 
 
-def _expand_damage(g: GameState, words: list[str]) -> list[Choice]:
+def _expand_damage(t: _Tables[C], g: GameState, words: list[str]) -> list[C]:
     steals, destroys = _damage_parts(g)
     if len(words) == 2:  # "damage ?": choose the stolen population first
         out = []
         for st in steals:
             if len(destroys) == 1:
-                out.append(Choice(_damage_text(st, destroys[0]), True))
+                out.append(t.final(_damage_text(st, destroys[0])))
             else:
                 head = "damage steal " + (",".join(f"p{x}" for x in st) if st else "-")
-                out.append(Choice(head + " ?", False))
+                out.append(t.step(head + " ?"))
         return out
     lst = words[2]
     chosen = () if lst == "-" else tuple(int(x[1:]) for x in lst.split(","))
-    return _finals([_damage_text(chosen, de) for de in destroys])
+    return _finals(t, [_damage_text(chosen, de) for de in destroys])
 
 
 # ---------------------------------------------------------------------------

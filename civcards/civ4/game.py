@@ -909,6 +909,17 @@ class GameState:
             raise IllegalMoveError(m, str(e)) from None
         self.moves.append(_format_cached(m))
 
+    def apply_unchecked(self, m: Move, text: str | None = None) -> None:
+        """Apply a move known to be legal now (one that :func:`~civcards.civ4.choices.choices`
+        or :func:`~civcards.civ4.choices.expand` gave for this position) without checking it;
+        ``text`` is its canonical text when the caller has it. Anything else may corrupt the
+        state: use :meth:`apply` for moves from outside."""
+        if self.chance_pos < len(self.chance_in):
+            self.apply(m)
+            return
+        self._exec(m)
+        self.moves.append(text if text is not None else _format_cached(m))
+
     def is_legal(self, move: Move | str) -> bool:
         """Whether ``move`` is legal now (without applying it)."""
         if isinstance(move, str):
