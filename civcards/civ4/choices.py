@@ -128,7 +128,7 @@ class _Tables(Generic[C]):
         if len(self.lists) > 50_000:
             self.lists.clear()
         self.lists[key] = value
-        return value
+        return value[:]
 
 
 _TABLES: dict[Any, _Tables[Any]] = {}
@@ -186,7 +186,7 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
         key = ("discard", tuple(hand), g.discard_n)
         got = t.lists.get(key)
         if got is not None:
-            return got
+            return got[:]
         if _count_multisets([k for k in hand if k], g.discard_n) <= LIMIT:
             fin = t.final
             got = [
@@ -199,7 +199,7 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
         ckey = ("collect", *[(i, pl[0], pl[1]) for i, pl in enumerate(g.plots[p]) if pl[1] and _MULTI[pl[0]]])
         got = t.lists.get(ckey)
         if got is not None:
-            return got
+            return got[:]
         opts = g.collect_options(p)
         total = 1
         for _, o in opts:
@@ -500,7 +500,7 @@ def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]
     key = ("collect-step", prefix, n, tuple(letters), last)
     got = t.lists.get(key)
     if got is not None:
-        return got
+        return got[:]
     out = []
     for s in letters:
         text = f"{prefix} p{n}={s}"

@@ -126,6 +126,9 @@ class Civ4Game:
         return state.moves[-1]
 
     def apply_choice(self, state: civ4.GameState, choice: Choice) -> str:
+        if isinstance(choice.move, civ4.Move) and choice.final:
+            state.apply_unchecked(choice.move, choice.text)
+            return choice.text
         return self.play(state, choice.text)
 
     def legal(self, state: civ4.GameState) -> list[str]:
@@ -134,16 +137,16 @@ class Civ4Game:
     def choices(self, state: civ4.GameState) -> list[Choice]:
         if state.finished:
             return []
-        return [Choice(c.text, c.final) for c in civ4.choices(state)]
+        return civ4.choices(state, Choice)
 
     def expand(self, state: civ4.GameState, choice: Choice) -> Expansion:
         if choice.final:
             return Expansion(None, [choice])
         try:
-            below = civ4.expand(state, choice.text)
+            below = civ4.expand(state, choice.text, Choice)
         except ValueError as e:
             raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
-        return Expansion(None, [Choice(c.text, c.final) for c in below])
+        return Expansion(None, below)
 
     def why_not(self, state: civ4.GameState, text: str) -> str:
         canon = self.canonical(text)
