@@ -195,7 +195,9 @@ class Civ4Game:
     # -- bots and sims -----------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:
-        return {}
+        from .bots import BOTS
+
+        return BOTS
 
     def sim_row(self, state: civ4.GameState) -> dict[str, Any]:
         return {

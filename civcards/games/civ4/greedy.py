@@ -1,0 +1,1050 @@
+"""civ4's ``greedy`` bot: a one-turn economic evaluation from what its seat may know.
+
+The bot reads only the seat's :class:`~civcards.civ4.Observation` and the
+choices it is offered (``game.choices``/``game.expand``); it never touches the
+game state. It reimplements the few rules it needs (costs C26, slots C18,
+trade rate C28, combat profiles C47, effects C52-C66) from the public card
+data in :mod:`civcards.civ4.cards`.
+
+How it decides (all values are in victory points, VP):
+
+* **Purchase step.** Every purchase it could make this turn is a *target*:
+  population on each plot, each market technology, each building or wonder of
+  its hand on each plot with room, each market plot. A target's value is its
+  VP now plus its economy over the turns left (yields, income, discounts,
+  culture and happiness statuses, extra draws, ...). Its *funding* is the
+  cheapest way to pay for it: the supply, then cashing the hand cards worth
+  least when held, then bank trades (never getting back a type given this
+  turn). The bot takes the step towards the target with the best value per
+  resource spent (cash a card, trade, or buy). The last technology is bought
+  only when it wins the game (C68). Writing and Code of Laws are used first.
+  With nothing worth buying it attacks if the expected damage is worth more
+  than the units it spends (walls and Great Wall, Catapults, the defender's
+  likely blockers from the cards it has not seen), else it ends the step.
+* **Payments** (a plot's mix, a trade's resources) keep what the next
+  purchases need (the cheapest population, build and technology).
+* **Collect** assigns population to the types the best targets lack.
+* **Combat as defender**: the walls choice and the blocks that save the most
+  (stolen population first); damage takes population from the fullest plots
+  and the least valuable buildings.
+* **Discards** drop the cards worth least when held.
+
+A decision offered in steps (``plot FOR ?``, ``collect p1=FF ?``,
+``attack 1=?``, ``defend ARC>AXE ?CAT``, ...) is answered by computing the
+whole move first and taking the step consistent with it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ...civ4.cards import CARDS, RULES
+from ...civ4.moves import NotationError, parse_move
+from ...civ4.observation import Observation, PlotView
+
+_DECK = CARDS.deck
+_TECHS = CARDS.techs
+_PLOTS = CARDS.plots
+
+POP_BASE: int = RULES["population_cost_base"]
+POP_STEP: int = RULES["population_cost_step"]
+PLOT_BASE: int = RULES["plot_cost_base"]
+PLOT_STEP: int = RULES["plot_cost_step"]
+PLOT_PIVOT: int = RULES["plot_cost_pivot"]
+MIN_COST: int = RULES["min_cost"]
+TRADE_RATE: int = RULES["trade_rate"]
+MAX_SLOTS: int = RULES["max_slots"]
+POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
+CULTURE_MIN: int = RULES["culture_minimum"]
+HAPPY_MIN: int = RULES["happiness_minimum"]
+HAPPY_DISCOUNT: int = RULES["happiness_discount"]
+STALEMATE: int = RULES["stalemate_rounds"]
+
+#: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
+VPR = 0.11
+#: VP a unit is worth in hand (attack and defence), beside its cash value
+UNIT_HOLD = {"ARC": 0.35, "SPR": 0.45, "AXE": 0.5, "CHR": 0.45, "SWD": 0.55, "CAT": 0.4}
+#: VP of destroying one of a rival's buildings (it returns to their hand)
+DESTROY_VP = 0.45
+#: techs bought per player and turn, to guess the turns left
+TECH_PACE = 0.5
+
+_KIND_TARGET = {"tech": "tech", "building": "building", "wonder": "wonder"}
+
+
+class Fx:
+    """A seat's aggregated effects in play, from public cards only (C52-C66)."""
+
+    __slots__ = (
+        "blocks_add",
+        "boost",
+        "destroy_add",
+        "disc",
+        "income",
+        "rate",
+        "slots",
+        "steal_add",
+    )
+
+    def __init__(self, techs: tuple[str, ...], plots: tuple[PlotView, ...]) -> None:
+        self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
+        self.rate = TRADE_RATE
+        self.slots = 1
+        self.income = [0, 0, 0]
+        self.boost = [0, 0, 0]
+        self.blocks_add: dict[str, frozenset[str]] = {}
+        self.steal_add: dict[str, int] = {}
+        self.destroy_add: dict[str, int] = {}
+        effects = [e for t in techs for e in _TECHS[t].effects]
+        effects += [e for _, _, on in plots for c in on for e in _DECK[c].effects]
+        for e in effects:
+            k = e.kind
+            if k == "discount":
+                self.disc[e.target] += e.amount
+            elif k == "exchange_rate":
+                self.rate = min(self.rate, e.rate)
+            elif k == "building_slots":
+                self.slots = max(self.slots, e.slots)
+            elif k == "income":
+                for i in range(3):
+                    self.income[i] += e.resources[i]
+            elif k == "boost_producing":
+                self.boost[e.resource] += e.amount
+            elif k == "unit_bonus":
+                self.blocks_add[e.unit] = self.blocks_add.get(e.unit, frozenset()) | frozenset(
+                    e.blocks_add
+                )
+                self.steal_add[e.unit] = self.steal_add.get(e.unit, 0) + e.steal_add
+                self.destroy_add[e.unit] = self.destroy_add.get(e.unit, 0) + e.destroy_add
+        self.slots = min(self.slots, MAX_SLOTS)
+
+
+@lru_cache(maxsize=4096)
+def fx_of(techs: tuple[str, ...], plots: tuple[PlotView, ...]) -> Fx:
+    return Fx(techs, plots)
+
+
+def _adjacent(seat: int, n: int) -> list[int]:
+    """C40."""
+    if n == 2:
+        return [1 - seat]
+    return sorted({(seat + 1) % n, (seat - 1) % n})
+
+
+def _poisson_at_least(lam: float, k: int) -> float:
+    """P(X >= k) for X ~ Poisson(lam)."""
+    if k <= 0:
+        return 1.0
+    term = math.exp(-lam)
+    below = term
+    for i in range(1, k):
+        term *= lam / i
+        below += term
+    return max(0.0, 1.0 - below)
+
+
+class Target:
+    """A purchase: its move text, resource type (-1: any mix, a plot), cost and value."""
+
+    __slots__ = ("cost", "rtype", "text", "value")
+
+    def __init__(self, text: str, rtype: int, cost: int, value: float) -> None:
+        self.text = text
+        self.rtype = rtype
+        self.cost = cost
+        self.value = value
+
+
+class View:
+    """One decision of one seat, worked out from its observation."""
+
+    def __init__(self, obs: Observation, seat: int) -> None:
+        self.obs = obs
+        self.me = seat
+        self.n = obs.players
+        pv = obs.seats[seat]
+        self.pv = pv
+        self.plots = pv.plots
+        self.supply = list(pv.supply)
+        hand = pv.hand
+        self.hand: list[str] = list(hand) if isinstance(hand, tuple) else []
+        self.fx = fx_of(pv.techs, pv.plots)
+        opts = dict(obs.options)
+        self.hnw = bool(opts.get("happiness_not_wonders", False))
+        self.same_type = bool(opts.get("same_type_trade", False))
+        self.techs_left = obs.tech_pile + len(obs.tech_market)
+        left_rounds = STALEMATE - obs.round + 1
+        self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * self.n)))
+        self._hold: dict[str, float] = {}
+        self._reserve: list[int] | None = None
+
+    # -- costs (C26) and room (C18) ------------------------------------------------------
+
+    def pop_cost(self, i: int) -> int:
+        return max(MIN_COST, POP_BASE + POP_STEP * self.plots[i][1] - self.fx.disc["population"])
+
+    def plot_cost(self) -> int:
+        n = len(self.plots)
+        return max(MIN_COST, PLOT_BASE + PLOT_STEP * (n - PLOT_PIVOT) - self.fx.disc["plot"])
+
+    def card_cost(self, code: str) -> int:
+        card = _TECHS[code] if code in _TECHS else _DECK[code]
+        c = card.cost - self.fx.disc[_KIND_TARGET[card.kind]]
+        if self.obs.status[1] == self.me and not (card.kind == "wonder" and self.hnw):
+            c -= HAPPY_DISCOUNT
+        return max(MIN_COST, c)
+
+    def has_room(self, i: int, code: str) -> bool:
+        _, pop, on = self.plots[i]
+        room = min(max(self.fx.slots, 2 if pop >= POP_TWO_SLOTS else 1), MAX_SLOTS)
+        return code not in on and len(on) < room
+
+    # -- values ----------------------------------------------------------------------------
+
+    def per_turn(self, amount: float) -> float:
+        """VP of ``amount`` resources every turn from the next one on."""
+        return amount * max(0.0, self.turns - 1.0) * VPR
+
+    def status_value(self, culture: int, happiness: int) -> float:
+        """VP of adding culture and happiness (C49, C50): a status won, or progress to one."""
+        v = 0.0
+        others = [s for s in range(self.n) if s != self.me]
+        if culture:
+            mine = self.pv.culture
+            best = max(self.obs.seats[s].culture for s in others)
+            had = mine >= CULTURE_MIN and mine > best
+            has = mine + culture >= CULTURE_MIN and mine + culture > best
+            v += 0.02 * culture
+            if has and not had:
+                v += 0.12 * self.turns
+        if happiness:
+            mine = self.pv.happiness
+            best = max(self.obs.seats[s].happiness for s in others)
+            had = mine >= HAPPY_MIN and mine > best
+            has = mine + happiness >= HAPPY_MIN and mine + happiness > best
+            v += 0.02 * happiness
+            if has and not had:
+                v += 0.06 * self.turns
+        return v
+
+    def effects_value(self, code: str, plot: int | None) -> float:
+        """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
+        card = _TECHS[code] if code in _TECHS else _DECK[code]
+        v = 0.0
+        t = self.turns
+        for e in card.effects:
+            k = e.kind
+            if k == "income":
+                v += self.per_turn(sum(e.resources))
+            elif k == "double_base":
+                if plot is not None:
+                    v += self.per_turn(_PLOTS[self.plots[plot][0]].yields[e.resource])
+            elif k == "boost_producing":
+                n = sum(1 for c, _, _ in self.plots if _PLOTS[c].yields[e.resource] > 0)
+                v += self.per_turn(e.amount * n)
+            elif k == "discount":
+                uses = {
+                    "population": 0.8 * t,
+                    "tech": min(0.5 * t, float(self.techs_left)),
+                    "building": 0.2 * t + sum(1 for c in self.hand if _DECK[c].kind == "building"),
+                    "wonder": 0.1 * t + sum(1 for c in self.hand if _DECK[c].kind == "wonder"),
+                    "plot": 0.1 * t,
+                }[e.target]
+                v += e.amount * uses * VPR
+            elif k == "exchange_rate":
+                v += 0.03 * t * max(0, self.fx.rate - e.rate)
+            elif k == "extra_draw":
+                v += 0.1 * e.amount * max(0.0, t - 1)
+            elif k == "building_slots":
+                v += 0.1 * len(self.plots) * min(1.0, t / 5)
+            elif k == "gain_once":
+                v += sum(e.resources) * (len(self.plots) if e.per_plot else 1) * VPR
+            elif k == "free_population":
+                v += min(e.amount, self.obs.population_supply) * (1.0 + self.per_turn(1))
+            elif k == "free_tech":
+                v += e.amount * 1.2
+            elif k == "steal_card":
+                v += 0.06 * e.amount * max(0.0, t - 1)
+            elif k == "steal_resources":
+                v += self.per_turn(0.5 * e.amount)
+            elif k == "bounce":
+                v += 0.2 + 0.03 * t
+            elif k == "unit_bonus":
+                v += 0.1
+        return v + self.status_value(card.culture, card.happiness)
+
+    def build_value(self, code: str, plot: int) -> float:
+        """VP of building ``code`` on ``plot`` (its cost aside)."""
+        vp = 1.0 if _DECK[code].kind == "wonder" else 0.0
+        return vp + self.effects_value(code, plot)
+
+    def hold(self, code: str) -> float:
+        """VP of keeping a hand card (at least its cash value)."""
+        got = self._hold.get(code)
+        if got is not None:
+            return got
+        card = _DECK[code]
+        cash = sum(card.resource) * VPR
+        if card.kind == "unit":
+            v = max(cash, UNIT_HOLD.get(code, 0.3))
+        else:
+            best = 0.0
+            for i in range(len(self.plots)):
+                if code not in self.plots[i][2]:
+                    best = max(best, self.build_value(code, i) - self.card_cost(code) * VPR)
+            v = max(cash, 0.7 * best)
+        self._hold[code] = v
+        return v
+
+    def extra(self, code: str) -> float:
+        """Resources lost beyond its cash value when cashing a hand card."""
+        return max(0.0, self.hold(code) / VPR - sum(_DECK[code].resource))
+
+    def reserve(self) -> list[int]:
+        """What the next purchases need: the cheapest population, build and technology."""
+        if self._reserve is None:
+            f = min((self.pop_cost(i) for i in range(len(self.plots))), default=0)
+            builds = [
+                self.card_cost(c)
+                for c in set(self.hand)
+                if _DECK[c].kind != "unit"
+                and any(self.has_room(i, c) for i in range(len(self.plots)))
+            ]
+            techs = [self.card_cost(t) for t in self.obs.tech_market]
+            self._reserve = [
+                f if self.obs.population_supply else 0,
+                min(builds, default=0),
+                min(techs, default=0),
+            ]
+        return self._reserve
+
+    def keep_key(self, pay: Sequence[int]) -> tuple[int, int]:
+        """How badly paying ``pay`` leaves the reserve short (smaller is better)."""
+        need = self.reserve()
+        left = [self.supply[i] - pay[i] for i in range(3)]
+        short = sum(max(0, need[i] - left[i]) for i in range(3))
+        return short, -min(left[i] - need[i] for i in range(3))
+
+    def score_after(self, vp: int, techs: int, pop: int, wonders: int) -> float:
+        """VP-scale value of the game ending now with these gains (C70)."""
+        mine = list(self.pv.score)
+        mine = [mine[0] + vp, mine[1] + techs, mine[2] + pop, mine[3] + wonders]
+        best_other = max(list(self.obs.seats[s].score) for s in range(self.n) if s != self.me)
+        if mine > best_other:
+            return 40.0
+        if mine == best_other:
+            return 8.0
+        return -40.0
+
+    # -- targets -------------------------------------------------------------------------------
+
+    def targets(self) -> list[Target]:
+        out: list[Target] = []
+        obs = self.obs
+        if obs.population_supply > 0:
+            for i, (code, pop, _) in enumerate(self.plots):
+                v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
+                if pop + 1 == POP_TWO_SLOTS and self.fx.slots < 2:
+                    v += 0.05
+                out.append(Target(f"pop p{i + 1}", 0, self.pop_cost(i), v))
+        for t in sorted(set(obs.tech_market)):
+            if self.techs_left == 1:
+                v = self.score_after(1, 1, 0, 0)
+            else:
+                v = 1.0 + self.effects_value(t, None)
+            out.append(Target(f"tech {t}", 2, self.card_cost(t), v))
+        for c in sorted(set(self.hand)):
+            card = _DECK[c]
+            if card.kind == "unit":
+                continue
+            cost = self.card_cost(c)
+            for i in range(len(self.plots)):
+                if not self.has_room(i, c):
+                    continue
+                v = self.build_value(c, i)
+                if (
+                    any(e.kind == "free_tech" for e in card.effects)
+                    and self.techs_left <= 1
+                    and obs.tech_market
+                ):
+                    v = self.score_after(2, 1, 0, 1)
+                # a filled slot is room lost for later cards
+                v -= 0.05 * len(self.plots[i][2]) + 0.1
+                out.append(Target(f"build {c} p{i + 1}", 1, cost, v))
+        if obs.plot_market:
+            cost = self.plot_cost()
+            for code in sorted(set(obs.plot_market)):
+                y = _PLOTS[code].yields
+                boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
+                v = self.per_turn(sum(y) + boost) + 0.05 * len(_PLOTS[code].produced) + 0.1
+                out.append(Target(f"plot {code} ?", -1, cost, v))
+        return out
+
+    def given_this_turn(self) -> set[int]:
+        """The resource types this seat gave in a trade this turn (never got back)."""
+        hist = self.obs.history
+        out: set[int] = set()
+        for text in reversed(hist):
+            if text.startswith("collect"):
+                break
+            if text.startswith("trade "):
+                give = parse_move(text).res
+                out.update(i for i in range(3) if give[i])
+        return out
+
+    def fund(self, t: Target, banned: set[int]) -> tuple[float, str] | None:
+        """The effective cost of ``t`` and its first step (``BUY``, ``cash X`` or ``TRADE``)."""
+        sup = self.supply
+        cashable = sorted(
+            self.hand, key=lambda c: (self.extra(c) / max(1, sum(_DECK[c].resource)), c)
+        )
+        if t.rtype < 0:
+            need = t.cost - sum(sup)
+            if need <= 0:
+                return float(t.cost), "BUY"
+            eff = float(t.cost)
+            first = ""
+            for c in cashable:
+                if need <= 0:
+                    break
+                need -= sum(_DECK[c].resource)
+                eff += self.extra(c)
+                first = first or f"cash {c}"
+            return (eff, first) if need <= 0 else None
+        r = t.rtype
+        need = t.cost - sup[r]
+        if need <= 0:
+            return float(t.cost), "BUY"
+        eff = float(t.cost)
+        first = ""
+        used: list[str] = []
+        for c in cashable:
+            if need <= 0:
+                break
+            amt = _DECK[c].resource[r]
+            if amt:
+                need -= amt
+                eff += self.extra(c)
+                used.append(c)
+                first = first or f"cash {c}"
+        if need <= 0:
+            return eff, first
+        if r in banned:
+            return None
+        rate = self.fx.rate
+        give = need * rate
+        others = sum(sup[i] for i in range(3) if i != r)
+        eff += need * (rate - 1)
+        if self.same_type:
+            return None if others < give else (eff, first or "TRADE")
+        for c in cashable:
+            if others >= give:
+                break
+            if c in used:
+                used.remove(c)
+                continue
+            amt = sum(_DECK[c].resource[i] for i in range(3) if i != r)
+            if amt:
+                others += amt
+                eff += self.extra(c)
+                first = first or f"cash {c}"
+        if others < give:
+            return None
+        return eff, first or "TRADE"
+
+    def plan(self) -> tuple[Target, str] | None:
+        """The best target worth its cost and the first step towards it."""
+        banned = self.given_this_turn()
+        best: tuple[float, Target, str] | None = None
+        for t in self.targets():
+            if t.value <= 0:
+                continue
+            f = self.fund(t, banned)
+            if f is None:
+                continue
+            eff, step = f
+            if t.value < eff * VPR * 0.25:
+                continue
+            ratio = t.value / max(1.0, eff)
+            if best is None or ratio > best[0]:
+                best = (ratio, t, step)
+        if best is None:
+            return None
+        return best[1], best[2]
+
+    # -- combat -----------------------------------------------------------------------------------
+
+    def unseen(self) -> dict[str, int]:
+        """Deck cards this seat has not seen: in the deck or in rivals' hands."""
+        left = {c: d.count for c, d in _DECK.items()}
+        for c in self.obs.discard:
+            left[c] -= 1
+        for c in self.hand:
+            left[c] -= 1
+        for pv in self.obs.seats:
+            for _, _, on in pv.plots:
+                for c in on:
+                    left[c] -= 1
+        if self.obs.combat is not None:
+            for code, _, state in self.obs.combat.units:
+                if state in ("assigned", "done"):
+                    left[code] -= 1
+            for _, b, _ in self.obs.combat.blocks:
+                left[b] -= 1
+        return {c: max(0, k) for c, k in left.items()}
+
+    def steal_worth(self, victim: int) -> float:
+        """VP of taking one population from ``victim``: mine, and theirs lost."""
+        if self.n == 2:
+            return 2.0
+        leader = max(range(self.n), key=lambda s: (list(self.obs.seats[s].score), -s))
+        return 1.5 if leader == victim else 1.3
+
+    def attack_value(self, d: int, units: Sequence[str], unseen: dict[str, int]) -> float:
+        """The expected VP of sending ``units`` against defender ``d`` (C42-C45)."""
+        pv = self.obs.seats[d]
+        walls = [
+            (c, e.amount, e.breakable)
+            for _, _, on in pv.plots
+            for c in on
+            for e in _DECK[c].effects
+            if e.kind == "bounce"
+        ]
+        units = sorted(units, key=lambda u: -self.unit_damage(u, d))
+        cats = [u for u in units if _DECK[u].breaks_walls]
+        breakable = [w for w in walls if w[2]]
+        broken = min(len(cats), len(breakable))
+        rest = list(units)
+        for u in cats[:broken]:
+            rest.remove(u)
+        bounce = sum(a for _, a, br in walls if not br) + sum(a for _, a, br in breakable[broken:])
+        # the defender bounces the most damaging units: they come back to hand
+        kept = rest[bounce:] if bounce < len(rest) else []
+        cost = sum(self.hold(u) for u in units) - sum(
+            self.hold(u) for u in rest[: min(bounce, len(rest))]
+        )
+        total_unseen = max(1, sum(unseen.values()))
+        h = pv.hand if isinstance(pv.hand, int) else len(pv.hand)
+        fx_d = fx_of(pv.techs, pv.plots)
+        seen: dict[str, int] = {}
+        pop = sum(p for _, p, _ in pv.plots)
+        buildings = sum(1 for _, _, on in pv.plots for c in on if _DECK[c].kind == "building")
+        gain = 0.0
+        steals = 0.0
+        destroys = 0.0
+        for u in kept:
+            blockers = sum(
+                k
+                for c, k in unseen.items()
+                if _DECK[c].defend and (u in _DECK[c].blocks or u in fx_d.blocks_add.get(c, ()))
+            )
+            lam = h * blockers / total_unseen
+            seen[u] = seen.get(u, 0) + 1
+            p_free = 1.0 - _poisson_at_least(lam, seen[u])
+            s, x = self.unit_amounts(u)
+            steals += p_free * s
+            destroys += p_free * x
+            gain += (1.0 - p_free) * 0.3  # the blocker they spend
+        gain += (
+            min(steals, float(pop)) * self.steal_worth(d)
+            + min(destroys, float(buildings)) * DESTROY_VP
+        )
+        return gain - cost
+
+    def unit_amounts(self, u: str) -> tuple[int, int]:
+        card = _DECK[u]
+        return card.steal + self.fx.steal_add.get(u, 0), card.destroy + self.fx.destroy_add.get(
+            u, 0
+        )
+
+    def unit_damage(self, u: str, d: int) -> float:
+        s, x = self.unit_amounts(u)
+        return s * 2.0 + x * DESTROY_VP + (0.5 if _DECK[u].breaks_walls else 0.0)
+
+    def attack_plan(self) -> tuple[float, list[tuple[int, list[str]]]] | None:
+        """The best single-defender attack with positive expected value, if any."""
+        mine = sorted(c for c in self.hand if _DECK[c].attack)
+        if not mine:
+            return None
+        unseen = self.unseen()
+        best: tuple[float, list[tuple[int, list[str]]]] | None = None
+        for d in _adjacent(self.me, self.n):
+            order = sorted(mine, key=lambda u: (-(self.unit_damage(u, d) - self.hold(u)), u))
+            for k in range(1, len(order) + 1):
+                v = self.attack_value(d, order[:k], unseen)
+                if v > 0.05 and (best is None or v > best[0]):
+                    best = (v, [(d, sorted(order[:k]))])
+        return best
+
+    def loss_of(self, units: Sequence[str], attacker: int) -> float:
+        """VP this seat loses to ``units`` reaching its damage step (C45)."""
+        fx_a = fx_of(self.obs.seats[attacker].techs, self.obs.seats[attacker].plots)
+        s = x = 0
+        for u in units:
+            card = _DECK[u]
+            s += card.steal + fx_a.steal_add.get(u, 0)
+            x += card.destroy + fx_a.destroy_add.get(u, 0)
+        pop = sum(p for _, p, _ in self.plots)
+        buildings = sum(1 for _, _, on in self.plots for c in on if _DECK[c].kind == "building")
+        worth = 2.0 if self.n == 2 else 1.4
+        return min(s, pop) * worth + min(x, buildings) * 0.6
+
+    def best_blocks(
+        self, attackers: Sequence[str], attacker: int
+    ) -> tuple[float, list[tuple[str, str]]]:
+        """The blocks (blocker, attacker) that minimise loss + blockers spent (C43)."""
+        fx_me = self.fx
+        mine = [c for c in self.hand if _DECK[c].defend]
+        atk = sorted(attackers)
+        best: list[Any] = [self.loss_of(atk, attacker), []]
+
+        def can(b: str, a: str) -> bool:
+            return a in _DECK[b].blocks or a in fx_me.blocks_add.get(b, ())
+
+        def rec(i: int, avail: list[str], blocks: list[tuple[str, str]], free: list[str]) -> None:
+            if i == len(atk):
+                v = self.loss_of(free, attacker) + sum(self.hold(b) for b, _ in blocks) * 0.8
+                if v < best[0] - 1e-9:
+                    best[0] = v
+                    best[1] = list(blocks)
+                return
+            a = atk[i]
+            rec(i + 1, avail, blocks, [*free, a])
+            for b in sorted(set(avail)):
+                if can(b, a):
+                    rest = list(avail)
+                    rest.remove(b)
+                    rec(i + 1, rest, [*blocks, (b, a)], free)
+
+        rec(0, mine, [], [])
+        return best[0], best[1]
+
+
+# ------------------------------------------------------------------------------------------------
+# Matching a wanted whole move to the offered (possibly factored) choices
+
+
+def _consistent(step: str, want: str) -> bool:
+    """Whether the step ``step`` (``plot FOR ?``, ``attack 1=?``, ``defend ARC>AXE ?CAT``)
+    can lead to the whole move ``want``."""
+    body = step[:-1].strip() if step.endswith(" ?") else step
+    words = body.split()
+    wwords = want.split()
+    if not words or not wwords or words[0] != wwords[0]:
+        return False
+    kind = words[0]
+    if kind in ("collect", "place", "plot", "use", "build"):
+        return (
+            want == body
+            or want.startswith(body + " ")
+            or (kind in ("place",) and _list_prefix(body, want))
+        )
+    if kind == "discard":
+        return _list_prefix(body, want)
+    if kind == "attack":
+        try:
+            wm = parse_move(want)
+        except NotationError:
+            return False
+        wanted = dict(wm.attack)
+        terms = words[1:]
+        if not terms:
+            return True
+        seats = set()
+        for t in terms:
+            s, _, lst = t.partition("=")
+            seats.add(int(s))
+            if lst != "?" and tuple(lst.split(",")) != wanted.get(int(s)):
+                return False
+        return seats == set(wanted)
+    if kind == "defend":
+        nxt = words[-1][1:] if words[-1].startswith("?") else ""
+        have = sorted(tuple(w.split(">")) for w in words[1:] if not w.startswith("?"))
+        try:
+            wblocks = parse_move(want).blocks
+        except NotationError:
+            return False
+        need = sorted(b for b in wblocks if nxt and b[1] < nxt)
+        return have == need
+    if kind == "damage":
+        if len(words) == 1:
+            return True
+        try:
+            wm = parse_move(want)
+        except NotationError:
+            return False
+        lst = words[2]
+        steal = () if lst == "-" else tuple(int(x[1:]) for x in lst.split(","))
+        return steal == wm.plots
+    return False
+
+
+def _list_prefix(body: str, want: str) -> bool:
+    words = body.split()
+    wwords = want.split()
+    if len(words) < 2 or len(wwords) < 2:
+        return len(words) == 1
+    got = words[1].split(",")
+    full = wwords[1].split(",")
+    return full[: len(got)] == got
+
+
+def _match(choices: Sequence[tuple[str, bool]], want: str) -> int | None:
+    for i, (text, final) in enumerate(choices):
+        if final and text == want:
+            return i
+    for i, (text, final) in enumerate(choices):
+        if not final and _consistent(text, want):
+            return i
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# Decisions
+
+
+class GreedyPolicy:
+    """The decisions of the ``greedy`` bot, from an observation and the offered choices."""
+
+    def __init__(self) -> None:
+        #: how many times no choice matched the wanted move (a fallback was taken)
+        self.fallbacks = 0
+
+    def pick(self, obs: Observation, choices: Sequence[tuple[str, bool]]) -> int:
+        """The index of the chosen choice among ``(text, final)`` pairs."""
+        if len(choices) == 1:
+            return 0
+        seat = obs.to_move if obs.seat is None else obs.seat
+        assert seat is not None
+        v = View(obs, seat)
+        step = obs.step
+        if step == "draft":
+            return self._best_final(choices, lambda t: _plot_worth(t.split()[1]))
+        if step == "settle":
+            return self._best_final(choices, lambda t: self._settle_worth(v, int(t.split()[1][1:])))
+        want = self._want(v, step, choices)
+        if want is not None:
+            i = _match(choices, want)
+            if i is not None:
+                return i
+        self.fallbacks += 1
+        return self._fallback(choices)
+
+    @staticmethod
+    def _best_final(choices: Sequence[tuple[str, bool]], key: Any) -> int:
+        best_i, best_v = 0, -math.inf
+        for i, (text, final) in enumerate(choices):
+            if final:
+                val = key(text)
+                if val > best_v:
+                    best_i, best_v = i, val
+        return best_i
+
+    @staticmethod
+    def _fallback(choices: Sequence[tuple[str, bool]]) -> int:
+        for i, (text, _) in enumerate(choices):
+            if text == "end":
+                return i
+        return 0
+
+    @staticmethod
+    def _settle_worth(v: View, plot: int) -> float:
+        code, pop, _ = v.plots[plot - 1]
+        y = _PLOTS[code].yields
+        return len(_PLOTS[code].produced) + 0.1 * sum(y) - 0.5 * pop
+
+    def _want(self, v: View, step: str, choices: Sequence[tuple[str, bool]]) -> str | None:
+        if step in ("start_discard", "discard"):
+            return self._discard(v, choices)
+        if step == "collect":
+            return self._collect(v)
+        if step == "purchase":
+            return self._purchase(v, choices)
+        if step == "walls":
+            return self._walls(v, choices)
+        if step == "defend":
+            return self._defend(v)
+        if step == "damage":
+            return self._damage(v)
+        if step == "place":
+            return self._place(v)
+        return None
+
+    # -- discards (C14, C37) ----------------------------------------------------------------------
+
+    @staticmethod
+    def _discard_count(choices: Sequence[tuple[str, bool]]) -> int:
+        for text, final in choices:
+            if final:
+                return len(text.split()[1].split(","))
+        return -1
+
+    def _discard(self, v: View, choices: Sequence[tuple[str, bool]]) -> str | None:
+        k = self._discard_count(choices)
+        hand = sorted(v.hand, key=lambda c: (v.hold(c), c))
+        if k < 0:
+            k = _discard_k(v)
+        return "discard " + ",".join(sorted(hand[:k]))
+
+    # -- collect (C23, C24) -------------------------------------------------------------------------
+
+    def _collect(self, v: View) -> str:
+        terms = []
+        sup = list(v.supply)
+        for code, _, _ in v.plots:
+            y = _PLOTS[code].yields
+            for r in range(3):
+                if y[r]:
+                    sup[r] += y[r] + v.fx.boost[r]
+        for r in range(3):
+            sup[r] += v.fx.income[r]
+        need = list(v.reserve())
+        plan = _wanted_need(v)
+        for r in range(3):
+            need[r] = max(need[r], plan[r]) if plan[r] else need[r]
+        for i, (code, pop, _) in enumerate(v.plots):
+            types = _PLOTS[code].produced
+            if not pop or len(types) < 2:
+                continue
+            letters = []
+            for _ in range(pop):
+                r = max(types, key=lambda t: (need[t] - sup[t], t))
+                sup[r] += 1
+                letters.append("FHC"[r])
+            terms.append(f"p{i + 1}=" + "".join(sorted(letters, key="FHC".index)))
+        return " ".join(["collect", *terms])
+
+    # -- purchase (C25-C36) -------------------------------------------------------------------------
+
+    def _purchase(self, v: View, choices: Sequence[tuple[str, bool]]) -> str | None:
+        texts = [t for t, _ in choices]
+        first = texts[0].split()[0] if texts else ""
+        top = "end" in texts
+        if not top:
+            # the expansion of a step chosen before
+            if first == "plot":
+                return self._plot_payment(v, texts)
+            if first == "build":
+                return self._special_build(v, texts)
+            if first == "use":
+                return self._steal_resources(v, texts)
+            if first == "attack":
+                attack = v.attack_plan()
+                return _attack_text(attack[1]) if attack else None
+            return None
+        # free abilities first (C35)
+        for text in texts:
+            if text.startswith("use "):
+                return self._use(v, texts)
+        plan = v.plan()
+        if plan is not None:
+            target, step = plan
+            if step == "BUY":
+                below = [
+                    t for t in texts if t.startswith(target.text + " ") and not t.endswith("?")
+                ]
+                if below and target.text.startswith("build "):
+                    return self._special_build(v, below)
+                return target.text
+            if step == "TRADE":
+                return self._trade(v, texts, target.rtype)
+            return step
+        attack = v.attack_plan()
+        if attack is not None and "attack ?" in texts:
+            return _attack_text(attack[1])
+        return "end"
+
+    def _trade(self, v: View, texts: Sequence[str], r: int) -> str | None:
+        best: tuple[tuple[int, int], str] | None = None
+        for text in texts:
+            if not text.startswith("trade "):
+                continue
+            m = parse_move(text)
+            if not m.get[r]:
+                continue
+            key = v.keep_key(m.res)
+            if best is None or key < best[0]:
+                best = (key, text)
+        return None if best is None else best[1]
+
+    def _plot_payment(self, v: View, texts: Sequence[str]) -> str | None:
+        best: tuple[tuple[int, int], str] | None = None
+        for text in texts:
+            m = parse_move(text)
+            key = v.keep_key(m.res)
+            if best is None or key < best[0]:
+                best = (key, text)
+        return None if best is None else best[1]
+
+    def _special_build(self, v: View, texts: Sequence[str]) -> str | None:
+        """A wonder with free population or technologies: where they go, which are taken."""
+        best: tuple[float, str] | None = None
+        for text in texts:
+            if text.endswith("?"):
+                continue
+            m = parse_move(text)
+            val = 0.0
+            if m.extra == "settle":
+                counts: dict[int, int] = {}
+                for p in m.plots:
+                    counts[p] = counts.get(p, 0) + 1
+                    val += self._settle_worth(v, p) - 0.3 * counts[p]
+            elif m.extra == "free":
+                for t in m.cards:
+                    if v.techs_left <= len(m.cards):
+                        val += v.score_after(2, len(m.cards), 0, 1)
+                    else:
+                        val += v.effects_value(t, None)
+            if best is None or val > best[0]:
+                best = (val, text)
+        return None if best is None else best[1]
+
+    def _use(self, v: View, texts: Sequence[str]) -> str | None:
+        best: tuple[float, str] | None = None
+        for text in texts:
+            if not text.startswith("use "):
+                continue
+            words = text.split()
+            seat = int(words[2])
+            pv = v.obs.seats[seat]
+            lead = pv.score[0] * 0.01
+            if words[1] in _TECHS and any(e.kind == "steal_card" for e in _TECHS[words[1]].effects):
+                hand = pv.hand if isinstance(pv.hand, int) else len(pv.hand)
+                val = hand + lead
+            else:
+                val = min(3, sum(pv.supply)) + lead
+            if best is None or val > best[0]:
+                best = (val, text)
+        if best is None:
+            return None
+        return best[1]
+
+    def _steal_resources(self, v: View, texts: Sequence[str]) -> str | None:
+        need = v.reserve()
+        best: tuple[float, str] | None = None
+        for text in texts:
+            m = parse_move(text)
+            val = sum(m.res[i] * (2.0 if v.supply[i] < need[i] else 1.0) for i in range(3))
+            if best is None or val > best[0]:
+                best = (val, text)
+        return None if best is None else best[1]
+
+    # -- combat (C41-C46) ---------------------------------------------------------------------------
+
+    def _attackers_on_me(self, v: View) -> tuple[int, list[str]]:
+        c = v.obs.combat
+        assert c is not None
+        return c.attacker, [u for u, d, s in c.units if d == v.me and s == "assigned"]
+
+    def _walls(self, v: View, choices: Sequence[tuple[str, bool]]) -> str | None:
+        attacker, units = self._attackers_on_me(v)
+        best: tuple[float, str] | None = None
+        for text, final in choices:
+            if not final:
+                continue
+            m = parse_move(text)
+            left = list(units)
+            for u in m.cards:
+                left.remove(u)
+            for _ in m.plots:
+                for u in sorted(left):
+                    if _DECK[u].breaks_walls:
+                        left.remove(u)
+                        break
+            loss = v.best_blocks(left, attacker)[0] + 0.3 * len(m.plots)
+            if best is None or loss < best[0]:
+                best = (loss, text)
+        return None if best is None else best[1]
+
+    def _defend(self, v: View) -> str:
+        attacker, units = self._attackers_on_me(v)
+        _, blocks = v.best_blocks(units, attacker)
+        body = " ".join(f"{b}>{a}" for b, a in sorted(blocks, key=lambda t: (t[1], t[0])))
+        return ("defend " + body).strip()
+
+    def _damage(self, v: View) -> str:
+        attacker, units = self._attackers_on_me(v)
+        fx_a = fx_of(v.obs.seats[attacker].techs, v.obs.seats[attacker].plots)
+        s = sum(_DECK[u].steal + fx_a.steal_add.get(u, 0) for u in units)
+        x = sum(_DECK[u].destroy + fx_a.destroy_add.get(u, 0) for u in units)
+        pops = [p for _, p, _ in v.plots]
+        steal: list[int] = []
+        for _ in range(min(s, sum(pops))):
+            i = max(
+                range(len(pops)), key=lambda j: (pops[j], -len(_PLOTS[v.plots[j][0]].produced), -j)
+            )
+            pops[i] -= 1
+            steal.append(i + 1)
+        buildings = [
+            (i + 1, c)
+            for i, (_, _, on) in enumerate(v.plots)
+            for c in on
+            if _DECK[c].kind == "building"
+        ]
+        buildings.sort(key=lambda b: (v.build_value(b[1], b[0] - 1) + v.card_cost(b[1]) * VPR, b))
+        destroy = sorted(buildings[: min(x, len(buildings))])
+        parts = ["damage"]
+        if steal:
+            parts += ["steal", ",".join(f"p{i}" for i in sorted(steal))]
+        if destroy:
+            parts += ["destroy", ",".join(f"p{i}:{c}" for i, c in destroy)]
+        return " ".join(parts)
+
+    def _place(self, v: View) -> str:
+        c = v.obs.combat
+        assert c is not None
+        pops = [p for _, p, _ in v.plots]
+        out = []
+        for _ in range(c.stolen):
+            i = max(range(len(pops)), key=lambda j: (self._settle_worth_pops(v, j, pops[j]), -j))
+            pops[i] += 1
+            out.append(i + 1)
+        return "place " + ",".join(f"p{i}" for i in sorted(out))
+
+    @staticmethod
+    def _settle_worth_pops(v: View, j: int, pop: int) -> float:
+        code = v.plots[j][0]
+        return len(_PLOTS[code].produced) + 0.1 * sum(_PLOTS[code].yields) - 0.5 * pop
+
+
+def _plot_worth(code: str) -> float:
+    """A draft pick: yield, with a little for mixed plots (C11)."""
+    p = _PLOTS[code]
+    return sum(p.yields) + 0.3 * (len(p.produced) - 1) + 0.05 * p.yields[2]
+
+
+def _discard_k(v: View) -> int:
+    """C14/C37: how many cards this discard drops (the factored step does not say)."""
+    if v.obs.step == "start_discard":
+        return min(2, len(v.hand))
+    k = 2 + (1 if v.obs.status[0] == v.me else 0)
+    limit = dict(v.obs.options).get("hand_limit")
+    h = len(v.hand)
+    if h <= k:
+        return h
+    if isinstance(limit, int) and not isinstance(limit, bool):
+        return max(k, h - limit)
+    return k
+
+
+def _wanted_need(v: View) -> list[int]:
+    """The resources the best target of each type costs (for the collect)."""
+    need = [0, 0, 0]
+    for t in v.targets():
+        if t.rtype < 0 or t.value <= 0:
+            continue
+        ratio = t.value / max(1, t.cost)
+        cur = need[t.rtype]
+        if cur == 0 or ratio > 0:
+            need[t.rtype] = t.cost if cur == 0 else min(cur, t.cost)
+    return need
+
+
+def _attack_text(plan: list[tuple[int, list[str]]]) -> str:
+    return "attack " + " ".join(f"{d}={','.join(sorted(us))}" for d, us in sorted(plan))
+
+
+__all__ = ["GreedyPolicy", "View", "fx_of"]
