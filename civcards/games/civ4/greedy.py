@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from ...civ4.cards import CARDS, RULES
+from ...civ4.cards import CARDS, RULES, res_str
 from ...civ4.moves import NotationError, parse_move
 from ...civ4.observation import Observation, PlotView
 
@@ -636,6 +636,11 @@ def _consistent(step: str, want: str) -> bool:
     if not words or not wwords or words[0] != wwords[0]:
         return False
     kind = words[0]
+    if kind == "plot" and len(words) == 3:  # the food paid first: 'plot FOR 5F ?'
+        try:
+            return words[1] == wwords[1] and parse_move(want).res[0] == int(words[2][:-1])
+        except (NotationError, ValueError):
+            return False
     if kind in ("collect", "place", "plot", "use", "build"):
         return (
             want == body
@@ -871,13 +876,21 @@ class GreedyPolicy:
         return None if best is None else best[1]
 
     def _plot_payment(self, v: View, texts: Sequence[str]) -> str | None:
-        best: tuple[tuple[int, int], str] | None = None
-        for text in texts:
-            m = parse_move(text)
-            key = v.keep_key(m.res)
-            if best is None or key < best[0]:
-                best = (key, text)
-        return None if best is None else best[1]
+        """C27, C33: the payment of a plot that keeps what the next purchases need."""
+        code = texts[0].split()[1]
+        cost = v.plot_cost()
+        sup = v.supply
+        best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
+        for f in range(min(sup[0], cost), -1, -1):
+            rest = cost - f
+            for h in range(min(sup[1], rest), max(0, rest - sup[2]) - 1, -1):
+                pay = (f, h, rest - h)
+                key = v.keep_key(pay)
+                if best is None or key < best[0]:
+                    best = (key, pay)
+        if best is None:
+            return None
+        return f"plot {code} {res_str(best[1])}"
 
     def _special_build(self, v: View, texts: Sequence[str]) -> str | None:
         """A wonder with free population or technologies: where they go, which are taken."""
