@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["", ".cards", ".moves", ".options", ".game", ".notation", ".observation", ".choices"]
+MODULES = ["", ".cards", ".moves", ".options", ".game", ".notation", ".observation", ".choices", ".determinize"]
 
 
 @pytest.mark.parametrize("name", MODULES)

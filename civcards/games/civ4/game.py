@@ -51,8 +51,8 @@ class Civ4Game:
     min_players = 2
     max_players = 4
     record_formats = ("civ4-notation/1",)
-    #: the public move log of an observation (a determinized state need not rebuild it)
-    observation_log_keys = ("history", "known_steals")
+    #: none: a determinized state rebuilds the move log and the known steals too
+    observation_log_keys: tuple[str, ...] = ()
     options: Sequence[OptionSpec] = _specs()
 
     # -- set-up -------------------------------------------------------------------
@@ -211,7 +211,12 @@ class Civ4Game:
     def determinizer(
         self, observation: Any, reveal: Any = None, chosen: str | None = None
     ) -> Sampler | None:
-        return None
+        from ...civ4.determinize import DeterminizeError, Determinizer
+
+        try:
+            return Determinizer(observation, reveal=reveal, chosen=chosen)
+        except DeterminizeError:
+            return None
 
 
 GAME = Civ4Game()
