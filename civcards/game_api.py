@@ -330,6 +330,26 @@ class Game(Protocol):
 
     # -- server (the web table) ---------------------------------------------------
     # (members the game-agnostic server needs are added here)
+    #: the game's front-end ES module, a path under the web table's ``/static/``
+    #: (``"games/carta.js"``); None: the generic table module shows the game
+    web_module: str | None
+    #: catalogue keys of the lobby's words for the options: ``"name"`` -> the key of
+    #: the option's label, ``"name=value"`` -> the key of a choice's label (a label
+    #: without a key is the option's help, a choice's is its value)
+    web_texts: Mapping[str, str]
+
+    def web_view(
+        self, state: Any, seat: int | None, names: Sequence[str], lang: str = "en"
+    ) -> dict[str, Any]:
+        """What the game's front-end module shows beyond the observation of ``seat``
+        (None: a spectator), JSON-safe, in ``lang``, and only what that seat may know.
+
+        The table shell reads two keys: ``log``, the public move log in words (a
+        list of ``{"seat", "text", "words"}``), and ``result``, the game's words on
+        a finished game (a dict merged into the view's result, e.g. ``"why"``); the
+        rest is the module's own.
+        """
+        ...
 
     # -- terminal ------------------------------------------------------------------
     # (members the generic terminal loop needs are added here)

@@ -10,8 +10,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..game_api import DEFAULT_GAME
+
 if TYPE_CHECKING:
-    from ..server.loadtest import LoadConfig, LoadResult
+    from ..loadtest import LoadConfig, LoadResult
 
 EXIT_USAGE = 2
 
@@ -66,7 +68,7 @@ def print_results(results: list[LoadResult], console: Console) -> None:
 def run_loadtest(cfg: LoadConfig, curve: list[int] | None, plot: str | None, as_json: bool) -> int:
     from dataclasses import replace
 
-    from ..server.loadtest import plot_curve, run_load
+    from ..loadtest import plot_curve, run_load
 
     err = Console(stderr=True)
     points = curve or [cfg.games]
@@ -127,8 +129,12 @@ def register(app: typer.Typer) -> None:
         games: Annotated[
             int, typer.Option("--games", "-n", help="Games live at once.", min=1)
         ] = 10,
+        game: Annotated[
+            str,
+            typer.Option("--game", "-g", help="The game to play (one the server hosts)."),
+        ] = DEFAULT_GAME,
         players: Annotated[
-            int, typer.Option("--players", "-p", help="Seats per game (2-4).", min=2, max=4)
+            int, typer.Option("--players", "-p", help="Seats per game (as the game allows).", min=1)
         ] = 3,
         humans: Annotated[
             int,
@@ -150,6 +156,9 @@ def register(app: typer.Typer) -> None:
                 "--think-ms", help="Mean think time of a human, ms (uniform 0.5x to 1.5x).", min=0
             ),
         ] = 1000.0,
+        bot: Annotated[
+            str, typer.Option("--bot", help="The bots' level (one of the game's bots).")
+        ] = "random",
         bot_delay: Annotated[
             float,
             typer.Option("--bot-delay", help="The started server's --bot-delay, seconds.", min=0),
@@ -180,7 +189,7 @@ def register(app: typer.Typer) -> None:
         errors and the server's memory. Exit status 1 if there was any error.
         """
         try:
-            from ..server.loadtest import LoadConfig
+            from ..loadtest import LoadConfig
         except ImportError as e:
             typer.echo(
                 f"error: the load test needs the 'web' extra (pip install 'civcards[web]'): {e}",
@@ -190,6 +199,8 @@ def register(app: typer.Typer) -> None:
         try:
             points = parse_curve(curve) if curve is not None else None
             cfg = LoadConfig(
+                game=game,
+                bot=bot,
                 games=games,
                 players=players,
                 humans=humans,

@@ -19,9 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
+from ..game_api import DEFAULT_GAME, GameError, OptionsError, get_game
 from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import make_engine, migrate
+from .kinds import describe_kinds, load_extra_games
 from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text, tune_gc
+from .web import add_pages, words
 
 log = logging.getLogger("civcards.server")
 
@@ -36,6 +39,8 @@ TOKEN = Annotated[
     ),
 ]
 LANG = Annotated[str, Query(max_length=10, description="Language of the words: en es de fr pt.")]
+#: the most seats a game may have at this table (the game's own limits are checked by it)
+MAX_SEATS = 16
 
 
 class Problem(BaseModel):
@@ -50,19 +55,28 @@ class SeatSpec(BaseModel):
         default=None,
         max_length=24,
         pattern=r"^[a-z]+(:[0-9.]+(it|s|ms))?$",
-        description="The bot (bots only; default greedy): greedy, random, or ismcts with "
-        "an optional budget (ismcts:2000it, ismcts:1s; at most 4000 iterations or 2 s).",
+        description="The bot (bots only; default: the game's own first bot, else random): "
+        "one of the game's bots (GET /api/kinds), a search bot with an optional budget "
+        "(ismcts:2000it, ismcts:1s; at most 4000 iterations or 2 s).",
     )
     name: str | None = Field(default=None, max_length=40)
 
 
 class CreateGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: Literal["carta"] = "carta"
-    players: int = Field(ge=2, le=4, description="2, 3 or 4 players.")
-    deal: Literal["basic", "draft"] = "basic"
-    teams: bool = Field(default=False, description="The team game (4 players).")
-    seats: list[SeatSpec] = Field(min_length=2, max_length=4)
+    game: str = Field(
+        default=DEFAULT_GAME,
+        max_length=40,
+        description="The game, by its registered name (GET /api/kinds lists them).",
+    )
+    players: int = Field(ge=1, le=MAX_SEATS, description="The number of players.")
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=32,
+        description="The game's set-up options (variants) by name; left out: its defaults. "
+        "Checked by the game (GET /api/kinds lists each game's options).",
+    )
+    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
     seed: int | None = Field(
         default=None,
         ge=0,
@@ -95,21 +109,42 @@ class MoveBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     move: str = Field(
         max_length=200,
-        description="A move in notation (NOTATION.md), one of the options; "
-        "an option ending in '?' commits to a hidden choice first.",
+        description="A move in the game's notation, or the text of one of the view's choices. "
+        "A step (a choice that is not final) is expanded: a hidden step is committed to first "
+        "(binding: its cards are shown next, as the view's pending), one that hides nothing "
+        "is answered with its expansion.",
     )
     expected: int = Field(
         ge=0,
         le=100000,
         description="The move number this move is meant for (the view's move_number).",
     )
+    steps: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The texts of the expanded steps (that hide nothing) this move is below, "
+        "from the view's choices down; empty for a choice of the view itself.",
+    )
 
 
 class MoveResult(BaseModel):
     ok: bool
-    applied: str | None
+    applied: str | None = Field(description="The move made, in canonical notation.")
     move_number: int
-    pending: dict[str, Any] | None
+    pending: dict[str, Any] | None = Field(
+        description="The hidden step committed to: {option, hidden, reveal, choices}."
+    )
+    expansion: dict[str, Any] | None = Field(
+        default=None,
+        description="A step that hides nothing, expanded: {option, hidden, reveal, choices, "
+        "words} (nothing was stored; send one of its choices).",
+    )
+
+
+class SetupCheck(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    players: int = Field(ge=1, le=MAX_SEATS)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
 
 
 class RematchResult(BaseModel):
@@ -147,6 +182,7 @@ def create_app(
     on what clients send (default: :meth:`Limits.from_env`); with ``redis_url``, one of
     several processes sharing that database (docs/operations.md)."""
     limits = Limits.from_env() if limits is None else limits
+    load_extra_games()  # $CIVCARDS_EXTRA_GAMES: games registered at start-up
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
     bus = None
@@ -176,8 +212,9 @@ def create_app(
         title="civcards web table",
         version="1",
         description=(
-            "Play CIV: Carta Impera Victoria over HTTP. A seat's credential is its token "
-            "(header X-Seat-Token). Moves carry the move number they are meant for."
+            "Play the registered card games over HTTP (GET /api/kinds lists them). A seat's "
+            "credential is its token (header X-Seat-Token). Moves carry the move number "
+            "they are meant for."
         ),
         lifespan=lifespan,
     )
@@ -236,12 +273,10 @@ def create_app(
         responses=ERRORS,
     )
     async def create_game(body: CreateGame) -> Created:
-        if body.teams and body.players != 4:
-            raise ApiError(422, "bad_setup", "the team game needs exactly 4 players")
         live, tokens = server.create(
             kind=body.game,
             players=body.players,
-            options={"deal": body.deal, "teams": body.teams},
+            options=body.options,
             seats=[s.model_dump() for s in body.seats],
             seed=body.seed,
         )
@@ -260,6 +295,33 @@ def create_app(
                 )
             )
         return Created(id=live.id, seats=links, watch=f"/game/{live.id}")
+
+    @app.get(
+        "/api/kinds",
+        tags=["kinds"],
+        summary="The games this table hosts: title, player counts, options and bots",
+    )
+    async def kinds(lang: LANG = "en") -> dict[str, Any]:
+        return {"games": describe_kinds(lang)}
+
+    @app.post(
+        "/api/kinds/{name}/check",
+        tags=["kinds"],
+        summary="Check a set-up (player count and options) without creating a game",
+        responses=ERRORS,
+    )
+    async def check_setup(
+        name: Annotated[str, PathParam(max_length=40)], body: SetupCheck
+    ) -> dict[str, Any]:
+        try:
+            game = get_game(name)
+        except GameError as e:
+            raise ApiError(404, "bad_game", str(e)) from None
+        try:
+            opts = game.check_options(body.players, body.options)
+        except OptionsError as e:
+            raise ApiError(422, "bad_setup", str(e)) from None
+        return {"ok": True, "game": game.name, "options": opts}
 
     @app.get(
         "/api/games/{game_id}", tags=["games"], summary="A game's public facts", responses=ERRORS
@@ -314,13 +376,19 @@ def create_app(
     @app.post(
         "/api/games/{game_id}/moves",
         tags=["play"],
-        summary="Make a move (or commit to a '?' choice)",
+        summary="Make a move (or expand a step: a hidden one is committed to)",
         responses=ERRORS,
     )
-    async def make_move(game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None) -> MoveResult:
+    async def make_move(
+        game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None, lang: LANG = "en"
+    ) -> MoveResult:
         live = server.get(game_id)
         seat = server.seat_of(live, x_seat_token)
-        return MoveResult(**await server.move(live, seat, body.move, body.expected))
+        result = await server.move(live, seat, body.move, body.expected, body.steps)
+        exp = result.get("expansion")
+        if exp is not None:
+            exp["words"] = words(live, [c["text"] for c in exp["choices"]], lang)
+        return MoveResult(**result)
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -334,7 +402,9 @@ def create_app(
         return Response(
             json.dumps(rec, ensure_ascii=False, indent=1),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="civ-{live.id}.json"'},
+            headers={
+                "Content-Disposition": f'attachment; filename="{live.game.name}-{live.id}.json"'
+            },
         )
 
     @app.post(
@@ -447,7 +517,6 @@ def create_app(
             live.subscribers.discard(sub)
 
     from .health import add_health
-    from .web import add_pages
 
     add_health(app, server, bus)
     add_pages(app, server)

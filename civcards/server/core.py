@@ -27,7 +27,7 @@ import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -39,8 +39,9 @@ from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
 from ..bots import Bot, bot_move, bot_names, make_bot
-from .adapter import ADAPTERS, GameAdapter
+from ..game_api import Choice, Game, GameError, MoveError, OptionsError, get_game
 from .db import GameRow, MoveRow, PendingRow, SeatRow, hash_token, utcnow
+from .kinds import default_bot
 
 log = logging.getLogger("civcards.server")
 
@@ -143,7 +144,7 @@ class Live:
     """A game in memory, rebuilt from the database."""
 
     id: str
-    adapter: GameAdapter
+    game: Game
     state: Any
     options: dict[str, Any]
     seats: list[SeatInfo]
@@ -171,10 +172,10 @@ class Live:
     def public(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "kind": self.adapter.name,
+            "game": self.game.name,
+            "title": self.game.title,
             "players": len(self.seats),
-            "deal": self.options.get("deal", "basic"),
-            "teams": bool(self.options.get("teams", False)),
+            "options": dict(self.options),
             "status": "finished" if self.finished else "playing",
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "move_number": len(self.moves),
@@ -275,16 +276,21 @@ class TableServer:
             )
             prow = s.get(PendingRow, game_id)
             setup = json.loads(row.setup)
-            adapter = ADAPTERS[row.kind]
             options = setup.pop("_options", {})
             texts = [m.text for m in moves]
-            state = adapter.state_from(setup, texts)
+            try:
+                game = get_game(row.kind)
+            except GameError:
+                log.error("game %s is of the game %r, which this server does not host", game_id, row.kind)
+                raise ApiError(404, "no_game", "there is no such game on this server") from None
+            # event-sourced: the live state is the stored set-up with the stored moves
+            state = game.from_record({**setup, "moves": texts})
             pending = None
             if prow is not None and prow.idx == len(texts) and state.to_move == prow.seat:
                 pending = Pending(prow.seat, prow.idx, prow.option)
             live = Live(
                 id=row.id,
-                adapter=adapter,
+                game=game,
                 state=state,
                 options=options,
                 seats=[SeatInfo(r.kind, r.bot, r.name, r.token_hash, r.joined) for r in seats],
@@ -335,7 +341,7 @@ class TableServer:
                 break
             nxt = live.state.copy()
             try:
-                nxt.apply(m.text)
+                live.game.play(nxt, m.text)
             except Exception:
                 log.error("game %s: stored move %d cannot be applied", live.id, m.idx)
                 break
@@ -410,33 +416,42 @@ class TableServer:
         rematch_of: str | None = None,
         issue_tokens: bool = True,
     ) -> tuple[Live, dict[int, str]]:
-        """Create a game; returns it and the tokens of its human seats (shown once)."""
-        adapter = ADAPTERS.get(kind)
-        if adapter is None:
-            raise ApiError(422, "bad_game", f"unknown game {kind!r}; the games are: carta")
+        """Create a game of the registered game ``kind``; returns it and the tokens of its
+        human seats (shown once). The set-up is checked by the game alone
+        (:meth:`~civcards.game_api.Game.check_options`)."""
+        try:
+            game = get_game(kind)
+        except GameError as e:
+            raise ApiError(422, "bad_game", str(e)) from None
         if seed is not None and not self.allow_seed:
             raise ApiError(
                 422,
                 "seed_not_allowed",
                 "this server does not accept a seed (it would reveal the deck)",
             )
+        try:
+            opts = game.check_options(players, options)
+        except OptionsError as e:
+            raise ApiError(422, "bad_setup", str(e)) from None
         if len(seats) != players:
             raise ApiError(
                 422, "bad_seats", f"a {players}-player game needs {players} seats, not {len(seats)}"
             )
         infos: list[SeatInfo] = []
+        bots = bot_names(game)
         for i, spec in enumerate(seats):
             kind_s = spec.get("kind")
             if kind_s == "bot":
-                level = spec.get("bot") or "greedy"
-                if not isinstance(level, str) or level.partition(":")[0] not in bot_names():
+                level = spec.get("bot") or default_bot(game)
+                if not isinstance(level, str) or level.partition(":")[0] not in bots:
                     raise ApiError(
                         422,
                         "bad_bot",
-                        f"seat {i}: unknown bot {level!r}; the bots are: {', '.join(bot_names())}",
+                        f"seat {i}: {game.title} has no bot {level!r}; its bots are: "
+                        f"{', '.join(bots)}",
                     )
                 try:
-                    probe = make_bot(level)
+                    probe = make_bot(game, level, None)
                 except ValueError as e:
                     raise ApiError(422, "bad_bot", f"seat {i}: {e}") from None
                 its = getattr(probe, "iterations", None) or 0
@@ -455,8 +470,8 @@ class TableServer:
             else:
                 raise ApiError(422, "bad_seats", f"seat {i}: a seat is 'human' or 'bot'")
         try:
-            state = adapter.new_state(players, options, seed)
-        except ValueError as e:
+            state = game.new_state(players, opts, seed)
+        except OptionsError as e:  # pragma: no cover - check_options refuses first
             raise ApiError(422, "bad_setup", str(e)) from None
         tokens: dict[int, str] = {}
         if issue_tokens:
@@ -466,14 +481,14 @@ class TableServer:
                     tokens[i] = tok
                     info.token_hash = hash_token(tok)
         gid = secrets.token_urlsafe(9)
-        setup = adapter.setup_of(state)
-        stored = {**setup, "_options": options}
+        setup = game.setup_record(state)
+        stored = {**setup, "_options": opts}
         created = utcnow()
         with Session(self.engine) as s, s.begin():
             s.add(
                 GameRow(
                     id=gid,
-                    kind=kind,
+                    kind=game.name,
                     players=players,
                     setup=json.dumps(stored),
                     status="finished" if state.finished else "playing",
@@ -496,9 +511,9 @@ class TableServer:
                 )
         live = Live(
             id=gid,
-            adapter=adapter,
+            game=game,
             state=state,
-            options=options,
+            options=opts,
             seats=infos,
             moves=[],
             pending=None,
@@ -506,7 +521,7 @@ class TableServer:
             rematch_of=rematch_of,
         )
         self.games[gid] = live
-        log.info("game %s created: %d players, %s", gid, players, kind)
+        log.info("game %s created: %d players, %s", gid, players, game.name)
         return live, tokens
 
     # -- seats -------------------------------------------------------------
@@ -553,7 +568,7 @@ class TableServer:
             created = False
             if live.rematch_id is None:
                 new, _ = self.create(
-                    kind=live.adapter.name,
+                    kind=live.game.name,
                     players=len(live.seats),
                     options=live.options,
                     seats=[
@@ -617,19 +632,39 @@ class TableServer:
 
     # -- views -------------------------------------------------------------
 
+    @staticmethod
+    def _pending_step(live: Live) -> Choice:
+        """The hidden step the seat to move committed to (only hidden steps are stored)."""
+        assert live.pending is not None
+        return Choice(live.pending.option, final=False, hidden=True)
+
+    @staticmethod
+    def _expansion(option: str, exp: Any, hidden: bool) -> dict[str, Any]:
+        return {
+            "option": option,
+            "hidden": hidden,
+            "reveal": exp.reveal,
+            "choices": [c.to_json() for c in exp.choices],
+        }
+
     def view(self, live: Live, seat: int | None, lang: str = "en") -> dict[str, Any]:
         """Everything ``seat`` may see now (None: a spectator): public facts, its observation,
-        its options when it is to move, and what its pending choice revealed."""
+        its choices when it is to move, and what its pending (hidden) step revealed.
+
+        Choices are JSON objects ``{"text", "final", "hidden"}``
+        (:class:`~civcards.game_api.Choice`): a step (not ``final``) is expanded by
+        sending its text as a move; a ``hidden`` step is binding once sent."""
         st = live.state
-        obs = live.adapter.observation(st, seat)
-        options: list[str] = []
+        game = live.game
+        obs = game.observe(st, seat).to_json()
+        options: list[dict[str, Any]] = []
         pending: dict[str, Any] | None = None
         if seat is not None and st.to_move == seat:
             if live.pending is not None and live.pending.seat == seat:
-                reveal, full = live.adapter.game.expand(st, live.pending.option)
-                pending = {"option": live.pending.option, "reveal": reveal, "choices": full}
+                step = self._pending_step(live)
+                pending = self._expansion(step.text, game.expand(st, step), True)
             else:
-                options = live.adapter.game.seat_options(st)
+                options = [c.to_json() for c in game.choices(st)]
         out: dict[str, Any] = {
             "game": live.public(),
             "seat": seat,
@@ -647,25 +682,78 @@ class TableServer:
             raise ApiError(
                 409, "not_finished", "the record (it holds the deck) is given once the game is over"
             )
-        return live.adapter.record(live.state, live.names())
+        return live.game.record(live.state, live.names())
 
     # -- moves -------------------------------------------------------------
 
-    async def move(self, live: Live, seat: int, text: str, expected: int) -> dict[str, Any]:
-        """Make ``text`` for ``seat`` if it is that seat's decision number ``expected``."""
+    async def move(
+        self, live: Live, seat: int, text: str, expected: int, steps: Sequence[str] = ()
+    ) -> dict[str, Any]:
+        """Make ``text`` for ``seat`` if it is that seat's decision number ``expected``;
+        ``steps`` are the texts of the steps that hide nothing which lead to it."""
         async with live.lock:
             before = self._mark(live)
             try:
-                result = self._move_locked(live, seat, text, expected)
+                result = self._move_locked(live, seat, text, expected, steps)
             except ApiError:
                 if self._mark(live) != before:  # refused, but a refresh found news
                     await self.broadcast(live)
                 raise
-        await self.changed(live)
-        self.kick_bots(live)
+        if result.get("expansion") is None:  # an expansion changes nothing
+            await self.changed(live)
+            self.kick_bots(live)
         return result
 
-    def _move_locked(self, live: Live, seat: int, text: str, expected: int) -> dict[str, Any]:
+    #: how many steps the server expands looking for a whole move sent without its steps
+    SEARCH_BUDGET = 64
+
+    @staticmethod
+    def _find(choices: list[Choice], said: str, *, step: bool) -> Choice | None:
+        """The choice ``said`` names among ``choices``: a step (``step``) by its text in
+        any case, a final choice by its exact text."""
+        low = said.lower()
+        for c in choices:
+            if c.final != step and (c.text == said or (step and c.text.lower() == low)):
+                return c
+        return None
+
+    @staticmethod
+    def _search(game: Game, state: Any, choices: list[Choice], move: str) -> bool:
+        """Whether the whole move ``move`` is a final choice below the steps of ``choices``
+        that hide nothing (breadth first, :attr:`SEARCH_BUDGET` expansions at most)."""
+        queue = [c for c in choices if not c.final and not c.hidden]
+        budget = TableServer.SEARCH_BUDGET
+        while queue and budget > 0:
+            budget -= 1
+            below = game.expand(state, queue.pop(0)).choices
+            if TableServer._find(below, move, step=False) is not None:
+                return True
+            queue += [c for c in below if not c.final and not c.hidden]
+        return False
+
+    def _level(self, live: Live, st: Any, steps: Sequence[str]) -> list[Choice]:
+        """The seat's choices where ``steps`` lead: from its pending step's, or its own."""
+        game = live.game
+        if live.pending is not None:
+            choices = game.expand(st, self._pending_step(live)).choices
+        else:
+            choices = game.choices(st)
+        for text in steps:
+            said = " ".join(str(text).split())
+            step = self._find(choices, said, step=True)
+            if step is None or step.hidden:
+                raise ApiError(
+                    422,
+                    "illegal",
+                    f"{said!r} is not a step of your choices now (a hidden step is sent as the "
+                    "move itself, and committed to)",
+                )
+            choices = game.expand(st, step).choices
+        return choices
+
+    def _move_locked(
+        self, live: Live, seat: int, text: str, expected: int, steps: Sequence[str] = ()
+    ) -> dict[str, Any]:
         if self.shared and expected != len(live.moves):
             # this process may not have heard of a move stored through another one yet
             self._sync_locked(live)
@@ -685,74 +773,99 @@ class TableServer:
             raise ApiError(409, "not_your_turn", f"it is not your turn: seat {st.to_move} decides")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise ApiError(400, "bad_move", "a move is a non-empty line of notation")
-        game = live.adapter.game
-        hidden = text.strip().endswith("?")
-        if live.pending is not None:
-            _reveal, full = game.expand(st, live.pending.option)
-            move = "" if hidden else self._canonical(live, text)
-            if move not in full:
-                raise ApiError(
-                    422,
-                    "pending_choice",
-                    f"you committed to {live.pending.option!r}: choose one of its "
-                    f"{len(full)} full moves (there is no going back once the cards are shown)",
-                )
-            self._commit(live, seat, move)
-            return {"ok": True, "applied": move, "move_number": len(live.moves), "pending": None}
-        options = game.seat_options(st)
-        if hidden:
-            option = " ".join(text.split())
-            norm = [o for o in options if o.lower() == option.lower()]
-            if not norm:
-                raise ApiError(422, "illegal", f"{option!r} is not one of your choices now")
-            option = norm[0]
-            idx = len(live.moves)
-
-            gid = live.id
-
-            def write(conn: Connection, has_pending: bool) -> None:
-                if has_pending:
-                    conn.execute(_DELETE_PENDING, {"gid": gid})
-                conn.execute(
-                    _INSERT_PENDING,
-                    {"game_id": gid, "seat": seat, "idx": idx, "option": option},
-                )
-
-            self._store(live, write)
-            live.pending = Pending(seat, len(live.moves), option)
-            reveal, full = game.expand(st, option)
+        game = live.game
+        said = " ".join(text.split())
+        committed = live.pending
+        choices = self._level(live, st, steps)
+        # a step: a hidden one is stored (binding: its cards are shown next); one that
+        # hides nothing is only expanded for the seat (nothing is stored)
+        step = self._find(choices, said, step=True)
+        if step is not None:
+            exp = game.expand(st, step)
+            if not step.hidden:
+                return {
+                    "ok": True,
+                    "applied": None,
+                    "move_number": len(live.moves),
+                    "pending": self._pending_json(live, st),
+                    "expansion": self._expansion(step.text, exp, False),
+                }
+            self._commit_step(live, seat, step.text)
             log.info("game %s: seat %d committed to a choice", live.id, seat)
             return {
                 "ok": True,
                 "applied": None,
                 "move_number": len(live.moves),
-                "pending": {"option": option, "reveal": reveal, "choices": full},
+                "pending": self._expansion(step.text, exp, True),
             }
-        move = self._canonical(live, text)
-        if move not in options:
-            raise ApiError(422, "illegal", live.adapter.why_not(st, move))
-        self._commit(live, seat, move)
+        # a whole move: parsed once (or not at all when its text is a choice's), checked
+        # against the seat's choices, applied to a copy, stored, then made live
+        nxt = st.copy()
+        pick = self._find(choices, said, step=False)
+        move: str | None
+        if pick is not None:
+            move = game.apply_choice(nxt, pick)
+        else:
+            try:
+                move = game.play(nxt, said)
+            except MoveError:
+                move = None
+            if (
+                move is not None
+                and self._find(choices, move, step=False) is None
+                and (steps or not self._search(game, st, choices, move))
+            ):
+                move = None  # legal, but not one of the seat's choices (a hidden step's move)
+        if move is None:
+            if committed is not None:
+                raise ApiError(
+                    422,
+                    "pending_choice",
+                    f"you committed to {committed.option!r}: choose one of its "
+                    f"{len(choices)} moves (there is no going back once the cards are shown)",
+                )
+            try:
+                reason = game.why_not(st, said)
+            except MoveError as e:
+                raise ApiError(400, "bad_move", str(e)) from None
+            raise ApiError(422, "illegal", reason)
+        self._commit(live, seat, nxt, move)
         return {"ok": True, "applied": move, "move_number": len(live.moves), "pending": None}
 
-    @staticmethod
-    def _canonical(live: Live, text: str) -> str:
-        try:
-            return live.adapter.canonical(text)
-        except ValueError as e:
-            raise ApiError(400, "bad_move", str(e)) from None
+    def _pending_json(self, live: Live, st: Any) -> dict[str, Any] | None:
+        if live.pending is None:
+            return None
+        step = self._pending_step(live)
+        return self._expansion(step.text, live.game.expand(st, step), True)
 
-    def _commit(self, live: Live, seat: int, move: str) -> None:
-        """Store ``move`` (one transaction), then apply it to the live state."""
-        nxt = live.state.copy()
-        nxt.apply(move)
+    def _commit_step(self, live: Live, seat: int, option: str) -> None:
+        """Store the seat's commitment to the hidden step ``option`` (before it is shown)."""
         idx = len(live.moves)
         gid = live.id
+
+        def write(conn: Connection, has_pending: bool) -> None:
+            if has_pending:
+                conn.execute(_DELETE_PENDING, {"gid": gid})
+            conn.execute(
+                _INSERT_PENDING,
+                {"game_id": gid, "seat": seat, "idx": idx, "option": option},
+            )
+
+        self._store(live, write)
+        live.pending = Pending(seat, idx, option)
+
+    def _commit(self, live: Live, seat: int, nxt: Any, move: str) -> None:
+        """Store ``move`` (one transaction), then make ``nxt`` (the live state with the move
+        applied to a copy) the live state: no one hears of a move before it is stored."""
+        idx = len(live.moves)
+        gid = live.id
+        finished = bool(nxt.finished)
 
         def write(conn: Connection, has_pending: bool) -> None:
             conn.execute(_INSERT_MOVE, {"game_id": gid, "idx": idx, "seat": seat, "text": move})
             if has_pending:
                 conn.execute(_DELETE_PENDING, {"gid": gid})
-            if nxt.finished:
+            if finished:
                 conn.execute(_FINISH_GAME, {"gid": gid})
 
         self._store(live, write)
@@ -816,16 +929,20 @@ class TableServer:
                         if seat is None:
                             return
                         bot = live.bots.get(seat)
+                        game = live.game
                         if bot is None:
-                            level = live.seats[seat].bot or "greedy"
-                            bot = make_bot(level, seed=_seed_int(live.id, seat, len(live.moves)))
+                            level = live.seats[seat].bot or default_bot(game)
+                            bot = make_bot(
+                                game, level, _seed_int(live.id, seat, len(live.moves))
+                            )
                             live.bots[seat] = bot
                         # a search bot thinks for a while: in a worker thread, on a copy
                         # (views cache what they derive on the state), so that the other
                         # games' messages go on meanwhile; the game's lock is held
                         snapshot = live.state.copy()
-                        text = await asyncio.to_thread(bot_move, bot, live.adapter.game, snapshot)
-                        self._commit(live, seat, live.adapter.canonical(text))
+                        text = await asyncio.to_thread(bot_move, bot, game, snapshot)
+                        nxt = live.state.copy()
+                        self._commit(live, seat, nxt, game.play(nxt, text))
                 except ApiError as e:
                     if e.code != "stale":
                         raise

@@ -1,4 +1,9 @@
-"""The browser side: pages (Jinja2), static ES modules, catalogues, and words added to views."""
+"""The browser side: pages (Jinja2), static ES modules, catalogues, and words added to views.
+
+Game-agnostic: the words of moves come from :meth:`Game.describe_move`, the rest of
+what a game's front-end module shows from :meth:`Game.web_view` (:mod:`.kinds`). The
+table page loads the game's own module (``Game.web_module``, under ``static/``).
+"""
 
 from __future__ import annotations
 
@@ -13,10 +18,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from ..games.carta.text import describe_move, hegemony_domain, tiebreak_text
+from ..game_api import DEFAULT_GAME
 from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
 from .i18n_web import catalogue
+from .kinds import describe_kinds, web_module, web_view
 
 HERE = Path(__file__).parent
 
@@ -31,69 +37,71 @@ def browser_lang(request: Request) -> str:
     return "en"
 
 
-#: the words of moves already described, per game, language and names (every frame of a
-#: game repeats its whole log: describe each move once)
-_WORDS: weakref.WeakKeyDictionary[Live, dict[tuple[str, tuple[str, ...], bool], dict[str, str]]]
+#: the words of choices already described, per game, language and names (a choice's
+#: words are asked for again at every frame: describe each once)
+_WORDS: weakref.WeakKeyDictionary[Live, dict[tuple[str, tuple[str, ...]], dict[str, str]]]
 _WORDS = weakref.WeakKeyDictionary()
 
 
-def _describer(live: Live, lang: str, names: list[str], past: bool) -> Callable[[str], str]:
+def _describer(live: Live, lang: str, names: list[str]) -> Callable[[str], str]:
     per_game = _WORDS.setdefault(live, {})
-    memo = per_game.setdefault((lang, tuple(names), past), {})
+    memo = per_game.setdefault((lang, tuple(names)), {})
     if len(per_game) > 16:  # names changed often: forget the old ones
         per_game.clear()
-        per_game[(lang, tuple(names), past)] = memo
+        per_game[(lang, tuple(names))] = memo
+    game = live.game
 
-    def words(text: str) -> str:
+    def say(text: str) -> str:
         w = memo.get(text)
         if w is None:
-            w = memo[text] = describe_move(lang, text, names, past=past)
+            try:
+                w = game.describe_move(text, names, lang)
+            except Exception:  # a step the game has no words for: its text
+                w = text
+            memo[text] = w
         return w
 
-    return words
+    return say
+
+
+def words(live: Live, texts: list[str], lang: str) -> dict[str, str]:
+    """Each choice text of ``texts`` in words, in ``lang``."""
+    say = _describer(live, normalize_lang(lang), live.names())
+    return {x: say(x) for x in texts}
 
 
 def decorate(live: Live, view: dict[str, Any], lang: str) -> None:
-    """Add words in ``lang``: the move log, the options, and how the game was won."""
+    """Add words in ``lang``: the choices', the game's own (its move log, how it was won:
+    :meth:`Game.web_view`) and who won."""
     lang = normalize_lang(lang)
     names = live.names()
-    obs = view["observation"]
+    game = live.game
     view["lang"] = lang
     view["names"] = names
-    said = _describer(live, lang, names, True)
-    view["log"] = [
-        {"seat": seat, "text": text, "words": said(text)}
-        for seat, text in zip(obs["movers"], obs["history"], strict=True)
-    ]
-    shown = list(view["options"])
+    extra = web_view(game, live.state, view["seat"], names, lang)
+    view["log"] = extra.pop("log", [])
+    game_result = extra.pop("result", None)
+    shown = [o["text"] for o in view["options"]]
     if view["pending"]:
-        shown += view["pending"]["choices"]
-    say = _describer(live, lang, names, False)
-    view["words"] = {o: say(o) for o in shown}
+        shown.append(view["pending"]["option"])
+        shown += [c["text"] for c in view["pending"]["choices"]]
+    view["words"] = words(live, shown, lang)
     result = None
-    g = live.state
-    if g.finished:
-        who = ", ".join(names[s] for s in g.winners)
+    r = game.result(live.state)
+    if r is not None:
+        who = ", ".join(names[s] for s in r.winners)
         result = {
-            "winners": list(g.winners),
-            "winners_text": t(lang, "ui.winner" if len(g.winners) == 1 else "ui.winners", who=who),
-            "victory": g.victory,
+            "winners": list(r.winners),
+            "winners_text": t(lang, "ui.winner" if len(r.winners) == 1 else "ui.winners", who=who),
+            "reason": r.reason,
+            "scores": list(r.scores),
+            "shared": r.shared,
             "why": "",
-            "tiebreak": None,
         }
-        if g.victory == "hegemony":
-            d, count, need = hegemony_domain(g)
-            result["why"] = t(
-                lang,
-                "ui.by_hegemony",
-                count=count,
-                domain=t(lang, f"domain.{'MRESCU'[d]}"),
-                need=need,
-            )
-        elif g.victory == "majority":
-            result["why"] = t(lang, "ui.by_majority")
-            result["tiebreak"] = tiebreak_text(g, lang)
+        if isinstance(game_result, dict):
+            result.update(game_result)
     view["result"] = result
+    view["board"] = extra
 
 
 def add_pages(app: FastAPI, server: TableServer) -> None:
@@ -113,14 +121,21 @@ def add_pages(app: FastAPI, server: TableServer) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        return page(request, "lobby.html")
+        lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
+        return page(request, "lobby.html", kinds=describe_kinds(lang), default_game=DEFAULT_GAME)
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table(
         request: Request, game_id: Annotated[str, PathParam(max_length=32)]
     ) -> HTMLResponse:
-        server.get(game_id)  # 404 for an unknown game
-        return page(request, "table.html", game_id=game_id)
+        live = server.get(game_id)  # 404 for an unknown game
+        return page(
+            request,
+            "table.html",
+            game_id=game_id,
+            module=f"/static/{web_module(live.game)}",
+            title=live.game.title,
+        )
 
     @app.get("/api/i18n/{lang}", tags=["i18n"], summary="Every text of the interface in a language")
     async def texts(lang: Annotated[str, PathParam(max_length=10)]) -> dict[str, str]:

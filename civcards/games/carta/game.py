@@ -246,6 +246,24 @@ class CartaGame:
 
         return sim_row(state)
 
+    # -- server (the web table) -----------------------------------------------------------
+
+    #: the front-end module (server/static/games/carta.js) and the lobby's words (web.py)
+    web_module: str | None = "games/carta.js"
+    web_texts: Mapping[str, str] = {
+        "deal": "web.deal",
+        "deal=basic": "web.deal_basic",
+        "deal=draft": "term.draft",
+        "teams": "web.team_game",
+    }
+
+    def web_view(
+        self, state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+    ) -> dict[str, Any]:
+        from .web import web_view
+
+        return web_view(state, seat, names, lang)
+
     # -- optional capabilities -----------------------------------------------------------
 
     def determinizer(

@@ -1,6 +1,6 @@
-// Shared by the lobby and the table: texts, language, stored seats, icons, API calls.
+// Shared by the lobby, the table and the games' modules: texts, language, stored seats,
+// API calls. Nothing here knows a game.
 
-export const LETTERS = "MRESCU";
 export const LANGS = ["en", "es", "de", "fr", "pt"];
 
 let texts = JSON.parse(document.getElementById("catalogue").textContent);
@@ -23,14 +23,6 @@ export function errorText(data) {
 
 export function currentLang() {
   return lang;
-}
-
-export function domainName(letter) {
-  return t(`domain.${letter}`);
-}
-
-export function effectName(kind) {
-  return t(`effect.${kind}`);
 }
 
 /** Fill every [data-i18n] element of the page. */
@@ -117,37 +109,8 @@ export async function api(method, path, { token = null, body = undefined } = {})
   return { ok: r.ok, status: r.status, data };
 }
 
-// -- icons: a distinct shape per domain, so colour is never the only cue --
-
-const SHAPES = {
-  M: '<path d="M12 2 L22 21 H2 Z"/>',
-  R: '<path d="M9 2 H15 V8 H21 V14 H15 V22 H9 V14 H3 V8 H9 Z"/>',
-  E: '<circle cx="12" cy="12" r="10"/>',
-  S: '<path d="M12 1 L21.5 6.5 V17.5 L12 23 L2.5 17.5 V6.5 Z"/>',
-  C: '<path d="M12 1 L14.9 8.6 L23 9 L16.7 14.1 L18.8 22 L12 17.6 L5.2 22 L7.3 14.1 L1 9 L9.1 8.6 Z"/>',
-  U: '<path d="M12 1 L23 12 L12 23 L1 12 Z"/>',
-};
-
-export function icon(letter, cls = "icon") {
-  return `<svg class="${cls} d-${letter}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SHAPES[letter]}<text x="12" y="16" text-anchor="middle">${letter}</text></svg>`;
-}
-
 export function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
-export function countLetters(cards) {
-  const c = {};
-  for (const l of LETTERS) c[l] = 0;
-  for (const ch of cards) if (ch in c) c[ch] += 1;
-  return c;
-}
-
-export function cardsWords(cards) {
-  const c = countLetters(cards);
-  const parts = [];
-  for (const l of LETTERS) if (c[l]) parts.push(domainName(l) + (c[l] > 1 ? ` ×${c[l]}` : ""));
-  return parts.length ? parts.join(", ") : t("ui.empty");
 }
 
 export function announce(text) {

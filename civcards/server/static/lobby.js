@@ -1,37 +1,112 @@
-// The lobby: create a game, share the seat links, list your games, watch others.
-import { api, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
+// The lobby: choose a game and its options, create it, share the seat links, list your
+// games, watch others. The games, their options and bots come from the server (/api/kinds).
+import { api, currentLang, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
 
 const form = document.getElementById("new-game");
+const gameSel = document.getElementById("game");
 const playersSel = document.getElementById("players");
-const teams = document.getElementById("teams");
+const optionsBox = document.getElementById("game-options");
 const seatsList = document.getElementById("seats");
 const errorBox = document.getElementById("lobby-error");
 const createdBox = document.getElementById("created");
 
-let seatState = [
-  { kind: "human", name: "" },
-  { kind: "bot:greedy", name: "" },
-  { kind: "bot:greedy", name: "" },
-  { kind: "bot:greedy", name: "" },
-];
+let kinds = JSON.parse(document.getElementById("kinds").textContent);
+const MAX_SEATS = 16;
+let seatState = Array.from({ length: MAX_SEATS }, (_, i) => ({ kind: i === 0 ? "human" : null, name: "" }));
+let optionValues = {}; // game name -> option name -> value
 let lastCreated = null;
+let checkSeq = 0;
+
+// the label of the game select (a text of its own where the catalogue has one)
+const GAME_KEY = "web.game";
+function gameLabel() {
+  const s = t(GAME_KEY);
+  document.getElementById("game-label").textContent = s === GAME_KEY ? "Game" : s;
+}
+
+function kind() {
+  return kinds.find((k) => k.name === gameSel.value) || kinds[0];
+}
+
+function renderPlayers() {
+  const k = kind();
+  const want = Number(playersSel.value) || Math.min(Math.max(2, k.min_players), k.max_players);
+  playersSel.innerHTML = "";
+  for (let n = k.min_players; n <= k.max_players; n++) {
+    const o = document.createElement("option");
+    o.value = String(n);
+    o.textContent = String(n);
+    playersSel.appendChild(o);
+  }
+  playersSel.value = String(Math.min(Math.max(want, k.min_players), k.max_players));
+}
+
+function currentOptions() {
+  const k = kind();
+  const vals = optionValues[k.name] || (optionValues[k.name] = {});
+  const out = {};
+  for (const o of k.options) out[o.name] = o.name in vals ? vals[o.name] : o.default;
+  return out;
+}
+
+function renderOptions() {
+  const k = kind();
+  const vals = currentOptions();
+  optionsBox.innerHTML = k.options.map((o) => {
+    const id = `opt-${esc(o.name)}`;
+    const title = `title="${esc(o.help)}"`;
+    if (o.kind === "bool") {
+      return `<label class="check" ${title}><input type="checkbox" id="${id}" data-opt="${esc(o.name)}"${vals[o.name] ? " checked" : ""}>
+        <span>${esc(o.label)}</span></label>`;
+    }
+    if (o.kind === "choice") {
+      const opts = o.choices.map((c) => `<option value="${esc(c)}"${c === vals[o.name] ? " selected" : ""}>${esc((o.labels || {})[c] || c)}</option>`);
+      return `<label ${title}><span>${esc(o.label)}</span> <select id="${id}" data-opt="${esc(o.name)}">${opts.join("")}</select></label>`;
+    }
+    const lo = o.minimum ?? "";
+    const hi = o.maximum ?? "";
+    return `<label ${title}><span>${esc(o.label)}</span> <input type="number" id="${id}" data-opt="${esc(o.name)}" min="${lo}" max="${hi}" value="${esc(vals[o.name])}"></label>`;
+  }).join("");
+  for (const el of optionsBox.querySelectorAll("[data-opt]")) {
+    el.addEventListener("change", () => {
+      const spec = k.options.find((o) => o.name === el.dataset.opt);
+      const v = spec.kind === "bool" ? el.checked : spec.kind === "int" ? Number(el.value) : el.value;
+      currentOptions();
+      optionValues[k.name][spec.name] = v;
+      checkSetup();
+    });
+  }
+}
+
+/** Ask the game whether the set-up can be played; its sentence shows while it cannot. */
+async function checkSetup() {
+  const mine = ++checkSeq;
+  const r = await api("POST", `/api/kinds/${encodeURIComponent(kind().name)}/check`, {
+    body: { players: Number(playersSel.value), options: currentOptions() },
+  });
+  if (mine !== checkSeq) return;
+  errorBox.textContent = r.ok ? "" : errorText(r.data);
+}
+
+function botLabel(b) {
+  return b.label || b.name;
+}
 
 function renderSeats() {
   const n = Number(playersSel.value);
-  teams.disabled = n !== 4;
-  if (n !== 4) teams.checked = false;
+  const k = kind();
+  const bots = k.bots.map((b) => b.name);
   seatsList.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const s = seatState[i];
+    if (s.kind === null || (s.kind !== "human" && !bots.includes(s.kind.slice(4)))) s.kind = `bot:${k.default_bot}`;
     const li = document.createElement("li");
     li.className = "seat-row";
     li.innerHTML = `
       <span class="seat-label">${esc(t("web.seat_n", { n: i + 1 }))}</span>
       <select data-seat="${i}" class="seat-kind" aria-label="${esc(t("web.seat_n", { n: i + 1 }))}">
         <option value="human">${esc(t("web.human"))}</option>
-        <option value="bot:ismcts">${esc(t("web.bot_ismcts"))}</option>
-        <option value="bot:greedy">${esc(t("web.bot_greedy"))}</option>
-        <option value="bot:random">${esc(t("web.bot_random"))}</option>
+        ${k.bots.map((b) => `<option value="bot:${esc(b.name)}">${esc(botLabel(b))}</option>`).join("")}
       </select>
       <input data-seat="${i}" class="seat-name" maxlength="40" autocomplete="off"
         aria-label="${esc(t("web.name_of", { n: i + 1 }))}"
@@ -53,7 +128,7 @@ form.addEventListener("submit", async (e) => {
     if (s.kind === "human") return { kind: "human", name };
     return { kind: "bot", bot: s.kind.split(":")[1], name };
   });
-  const body = { players: n, deal: document.getElementById("deal").value, teams: teams.checked, seats };
+  const body = { game: kind().name, players: n, options: currentOptions(), seats };
   const r = await api("POST", "/api/games", { body });
   if (!r.ok) {
     errorBox.textContent = errorText(r.data);
@@ -105,6 +180,11 @@ function seatNames(g) {
   return g.seats.map((s) => s.name || t("web.seat_n", { n: s.seat + 1 })).join(" · ");
 }
 
+function gameTitle(g) {
+  const k = kinds.find((x) => x.name === g.game);
+  return `<strong class="game-kind" data-game="${esc(g.game)}">${esc(k ? k.title : g.title || g.game)}</strong>`;
+}
+
 async function renderMine() {
   const ul = document.getElementById("my-games");
   const seats = mySeats();
@@ -117,7 +197,7 @@ async function renderMine() {
     if (!r.ok) return "";
     const g = r.data;
     const name = g.seats[e.seat] ? (g.seats[e.seat].name || t("web.seat_n", { n: e.seat + 1 })) : "";
-    return `<li><span>${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
+    return `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
       <a class="button" href="/game/${esc(e.id)}#seat=${e.seat}" data-testid="resume-${esc(e.id)}">${esc(t("web.resume"))}: ${esc(name)}</a>
       <button type="button" class="forget" data-id="${esc(e.id)}">${esc(t("web.forget"))}</button></li>`;
   }));
@@ -134,13 +214,22 @@ async function renderAll() {
     ul.innerHTML = `<li class="muted">${esc(t("web.no_games"))}</li>`;
     return;
   }
-  ul.innerHTML = r.data.map((g) => `<li><span>${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
+  ul.innerHTML = r.data.map((g) => `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
     <a class="button" href="/game/${esc(g.id)}#watch">${esc(t("web.watch"))}</a></li>`).join("");
 }
 
-playersSel.addEventListener("change", renderSeats);
-onLang(() => { renderSeats(); renderCreated(); renderMine(); renderAll(); });
+gameSel.addEventListener("change", () => { renderPlayers(); renderOptions(); renderSeats(); checkSetup(); });
+playersSel.addEventListener("change", () => { renderSeats(); checkSetup(); });
+onLang(async () => {
+  // the games' words (option labels, bots) in the new language
+  const r = await api("GET", `/api/kinds?lang=${currentLang()}`);
+  if (r.ok) kinds = r.data.games;
+  gameLabel(); renderOptions(); renderSeats(); renderCreated(); renderMine(); renderAll();
+});
 await initLang();
+gameLabel();
+renderPlayers();
+renderOptions();
 renderSeats();
 renderMine();
 renderAll();

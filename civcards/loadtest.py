@@ -1,12 +1,16 @@
 """The load test of the web table: many live games played by simulated humans and bots.
 
-Each game is created through the HTTP API with ``humans`` human seats and
-``players - humans`` bot seats. Every human seat is a client that does what
-the browser does: it opens ``/ws/{id}``, sends its token, and whenever a frame
-says it is to move it waits a little (the think time), picks one of the moves
-the frame offers it at random and POSTs it to ``/api/games/{id}/moves`` with
-the frame's move number. When a game ends its slot starts a new one, so that
-``games`` games are live all the time.
+It is a client of the web table's generic protocol only (HTTP API and WebSocket,
+docs/web.md), for any game the server hosts (``--game``). Each game is created
+through the HTTP API with ``humans`` human seats and ``players - humans`` bot
+seats. Every human seat is a client that does what the browser does: it opens
+``/ws/{id}``, sends its token, and whenever a frame says it is to move it waits
+a little (the think time), picks one of the choices the frame offers it at
+random and POSTs its text to ``/api/games/{id}/moves`` with the frame's move
+number; a step is expanded by the server (a hidden one is committed to and
+comes back in the next frame, one that hides nothing comes back in the answer,
+and a choice below it is sent next). When a game ends its slot starts a new
+one, so that ``games`` games are live all the time.
 
 Measured: the latency from a human's move being sent to the frame with the
 resulting position arriving at each human client of the game (move→broadcast),
@@ -37,6 +41,8 @@ from urllib.parse import urlsplit
 
 import httpx
 import websockets
+
+from .game_api import DEFAULT_GAME
 
 HEADER = "X-Seat-Token"
 
@@ -125,12 +131,15 @@ class LoadConfig:
     bot_delay: float = 0.2  # --bot-delay of the server started here
     stall_s: float = 30.0  # a game without a frame for this long is an error
     bot: str = "random"  # the bots' level
+    game: str = DEFAULT_GAME  # the registered game to play
 
     def check(self) -> None:
         if self.games < 1:
             raise ValueError("--games must be at least 1")
-        if not 2 <= self.players <= 4:
-            raise ValueError("--players must be 2, 3 or 4")
+        if self.players < 1:
+            raise ValueError("--players must be at least 1")
+        if not self.game.strip():
+            raise ValueError("--game must name a game")
         if not 1 <= self.humans <= self.players:
             raise ValueError(f"--humans must be between 1 and --players ({self.players})")
         if self.duration <= 0 and self.moves is None:
@@ -200,7 +209,7 @@ class GameRun:
     id: str
     #: resulting move number -> when the human move that leads to it was sent
     sent: dict[int, float] = field(default_factory=dict)
-    #: (seat, move number) -> when a commit to a '?' option was sent
+    #: (seat, move number) -> when a commit to a hidden step was sent
     commits: dict[tuple[int, int], float] = field(default_factory=dict)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -274,7 +283,7 @@ class LoadTest:
                         t0 = game.commits.pop((seat, mn), None)
                         if t0 is not None:
                             self.stats.latencies.append(now - t0)
-                    if f["observation"].get("finished"):
+                    if f["game"]["status"] == "finished":
                         game.done.set()
                         return
                     if self.stopping.is_set():
@@ -284,7 +293,7 @@ class LoadTest:
                     key = (mn, pending is not None)
                     if mine and acted != key:
                         acted = key
-                        move = rng.choice(sorted(choices))
+                        move = rng.choice(sorted(choices, key=lambda c: str(c["text"])))
                         act_task = asyncio.create_task(
                             self.act(http, game, seat, token, move, mn, rng)
                         )
@@ -311,7 +320,7 @@ class LoadTest:
         game: GameRun,
         seat: int,
         token: str,
-        move: str,
+        choice: dict[str, Any],
         mn: int,
         rng: random.Random,
     ) -> None:
@@ -324,25 +333,35 @@ class LoadTest:
         if self.cfg.moves is not None and self.stats.human_moves >= self.cfg.moves:
             self.stopping.set()
             return
-        commit = move.endswith("?")
-        t0 = time.perf_counter()
-        if commit:
-            game.commits[(seat, mn)] = t0
-        else:
-            game.sent[mn + 1] = t0
-        try:
-            status, answer = await http.request(
-                "POST",
-                f"/api/games/{game.id}/moves",
-                {"move": move, "expected": mn},
-                {HEADER: token},
-            )
-        except HttpError as e:
-            self.stats.error("http", f"POST move {move!r}: {e}")
-            return
-        if status != 200:
-            self.stats.error(f"http_{status}", f"POST move {move!r}: {answer[:200]!r}")
-            return
+        for _depth in range(8):
+            move = str(choice["text"])
+            t0 = time.perf_counter()
+            if choice.get("hidden"):
+                game.commits[(seat, mn)] = t0
+            elif choice.get("final"):
+                game.sent[mn + 1] = t0
+            try:
+                status, answer = await http.request(
+                    "POST",
+                    f"/api/games/{game.id}/moves",
+                    {"move": move, "expected": mn},
+                    {HEADER: token},
+                )
+            except HttpError as e:
+                self.stats.error("http", f"POST move {move!r}: {e}")
+                return
+            if status != 200:
+                self.stats.error(f"http_{status}", f"POST move {move!r}: {answer[:200]!r}")
+                return
+            expansion = json.loads(answer).get("expansion")
+            if expansion is None:
+                break
+            # a step that hides nothing, expanded in the answer: choose below it
+            below = expansion.get("choices") or []
+            if not below:
+                self.stats.error("empty_step", f"game {game.id}: the step {move!r} has no choices")
+                return
+            choice = rng.choice(sorted(below, key=lambda c: str(c["text"])))
         if self.measuring:
             self.stats.human_moves += 1
         if self.on_move is not None:
@@ -358,7 +377,7 @@ class LoadTest:
         seats += [{"kind": "bot", "bot": cfg.bot}] * (cfg.players - cfg.humans)
         order = list(range(cfg.players))
         self.rng.shuffle(order)
-        body = {"players": cfg.players, "seats": [seats[i] for i in order]}
+        body = {"game": cfg.game, "players": cfg.players, "seats": [seats[i] for i in order]}
         try:
             status, answer = await http.request("POST", "/api/games", body)
         except HttpError as e:
@@ -581,6 +600,26 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def check_game(base: str, cfg: LoadConfig) -> None:
+    """That the server hosts ``cfg.game`` for ``cfg.players`` players (GET /api/kinds);
+    ValueError with a sentence otherwise."""
+    try:
+        r = httpx.get(base.rstrip("/") + "/api/kinds", timeout=10)
+        r.raise_for_status()
+        kinds = r.json()["games"]
+    except (httpx.HTTPError, ValueError, KeyError) as e:
+        raise RuntimeError(f"the server does not list its games (GET /api/kinds): {e}") from None
+    found = next((k for k in kinds if k.get("name") == cfg.game), None)
+    if found is None:
+        names = ", ".join(str(k.get("name")) for k in kinds)
+        raise ValueError(f"--game: the server hosts no game {cfg.game!r}; it hosts: {names}")
+    lo, hi = int(found["min_players"]), int(found["max_players"])
+    if not lo <= cfg.players <= hi:
+        raise ValueError(f"--players must be between {lo} and {hi} for {found['title']}")
+    if cfg.bot not in [b["name"] for b in found.get("bots", [])] and cfg.humans < cfg.players:
+        raise ValueError(f"{found['title']} has no bot {cfg.bot!r}")
+
+
 def run_load(
     cfg: LoadConfig,
     on_move: Callable[[], None] | None = None,
@@ -602,6 +641,12 @@ def run_load(
             httpx.get(cfg.url.rstrip("/") + "/api/games", timeout=10).raise_for_status()
         except httpx.HTTPError as e:
             raise RuntimeError(f"no civcards server answers at {cfg.url}: {e}") from None
+    try:
+        check_game(base, cfg)
+    except BaseException:
+        if own is not None:
+            own.stop()
+        raise
     peak_rss: float | None = None
     try:
         test = LoadTest(cfg, base, on_move=on_move)

@@ -1,0 +1,59 @@
+"""CIV at the web table: what its front-end module (``server/static/games/carta.js``)
+shows beyond a seat's observation, in the reader's language.
+
+The game-agnostic server calls :func:`web_view` through
+:meth:`civcards.game_api.Game.web_view`; the words come from the catalogues
+(:mod:`civcards.i18n`) and CIV's UI-neutral text module (:mod:`.text`).
+Nothing here imports Rich or the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from ...carta import GameState, observe
+from ...i18n import normalize_lang, t
+from .text import describe_move, hegemony_domain, tiebreak_text
+
+
+@lru_cache(maxsize=65536)
+def _words(lang: str, text: str, names: tuple[str, ...], past: bool) -> str:
+    # every frame of a game repeats its whole log: describe each move once
+    return describe_move(lang, text, list(names), past=past)
+
+
+def web_view(
+    state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+) -> dict[str, Any]:
+    """The move log in words (public moves only: hidden parts are left out of the
+    observation's history) and, once the game is over, how it was won."""
+    lang = normalize_lang(lang)
+    key = tuple(names)
+    obs = observe(state, seat)
+    out: dict[str, Any] = {
+        "log": [
+            {"seat": s, "text": text, "words": _words(lang, text, key, True)}
+            for s, text in zip(obs.movers, obs.history, strict=True)
+        ]
+    }
+    if state.finished:
+        result: dict[str, Any] = {"victory": state.victory, "why": "", "tiebreak": None}
+        if state.victory == "hegemony":
+            d, count, need = hegemony_domain(state)
+            result["why"] = t(
+                lang,
+                "ui.by_hegemony",
+                count=count,
+                domain=t(lang, f"domain.{'MRESCU'[d]}"),
+                need=need,
+            )
+        elif state.victory == "majority":
+            result["why"] = t(lang, "ui.by_majority")
+            result["tiebreak"] = tiebreak_text(state, lang)
+        out["result"] = result
+    return out
+
+
+__all__ = ["web_view"]

@@ -1,0 +1,120 @@
+"""The games the web table hosts: the registry of :mod:`civcards.game_api`, plus games
+named in ``CIVCARDS_EXTRA_GAMES``, and what the lobby shows of each.
+
+Nothing here knows a game: it reads the members of :class:`civcards.game_api.Game`.
+A game without the web table's own members (``web_module``, ``web_texts``,
+``web_view``) is shown by the generic table module (``static/games/generic.js``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..bots import bot_names
+from ..game_api import Game, all_games, register
+from ..i18n import MESSAGES, normalize_lang, t
+
+#: the environment variable naming extra games to register at start-up
+EXTRA_GAMES_ENV = "CIVCARDS_EXTRA_GAMES"
+#: the front-end module of a game that brings none of its own
+GENERIC_MODULE = "games/generic.js"
+
+
+def load_extra_games(spec: str | None = None) -> list[str]:
+    """Register the games named in ``spec`` (default: ``$CIVCARDS_EXTRA_GAMES``), a
+    comma-separated list of ``module:attribute`` (the attribute is a Game); return their
+    names. ValueError with a sentence for one that cannot be loaded."""
+    if spec is None:
+        spec = os.environ.get(EXTRA_GAMES_ENV, "")
+    names = []
+    for item in (x.strip() for x in spec.split(",")):
+        if not item:
+            continue
+        module, sep, attr = item.partition(":")
+        if not sep or not module or not attr:
+            raise ValueError(f"{EXTRA_GAMES_ENV}: {item!r} is not of the form module:attribute")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as e:
+            raise ValueError(f"{EXTRA_GAMES_ENV}: cannot load {item!r}: {e}") from None
+        if not isinstance(getattr(obj, "name", None), str):
+            raise ValueError(f"{EXTRA_GAMES_ENV}: {item!r} is not a game (it has no name)")
+        register(obj)
+        names.append(obj.name)
+    return names
+
+
+def web_module(game: Game) -> str:
+    """The path under /static/ of ``game``'s front-end module."""
+    mod = getattr(game, "web_module", None)
+    return mod if isinstance(mod, str) and mod else GENERIC_MODULE
+
+
+def web_view(
+    game: Game, state: Any, seat: int | None, names: Sequence[str], lang: str
+) -> dict[str, Any]:
+    """``game.web_view``, or nothing extra for a game that has none."""
+    view = getattr(game, "web_view", None)
+    if view is None:
+        return {}
+    out: dict[str, Any] = view(state, seat, names, lang)
+    return dict(out)
+
+
+def default_bot(game: Game) -> str:
+    """The bot a seat gets when none is named: the game's own first bot, else ``random``."""
+    own = list(game.bots())
+    return own[0] if own else "random"
+
+
+def _label(lang: str, key: str | None, fallback: str) -> str:
+    return t(lang, key) if key and key in MESSAGES else fallback
+
+
+def describe_kind(game: Game, lang: str) -> dict[str, Any]:
+    """What the lobby shows of ``game`` in ``lang``: its title, player counts, options
+    (with their labels) and bots."""
+    lang = normalize_lang(lang)
+    texts: Mapping[str, str] = getattr(game, "web_texts", None) or {}
+    options = []
+    for spec in game.options:
+        o = spec.to_json()
+        o["label"] = _label(lang, texts.get(spec.name), spec.help)
+        o["help"] = spec.help
+        if spec.choices:
+            o["labels"] = {
+                c: _label(lang, texts.get(f"{spec.name}={c}"), c) for c in spec.choices
+            }
+        options.append(o)
+    bots = [
+        {"name": b, "label": _label(lang, f"web.bot_{b}", b)} for b in bot_names(game)
+    ]
+    return {
+        "name": game.name,
+        "title": game.title,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": options,
+        "bots": bots,
+        "default_bot": default_bot(game),
+        "module": web_module(game),
+    }
+
+
+def describe_kinds(lang: str) -> list[dict[str, Any]]:
+    return [describe_kind(g, lang) for g in all_games()]
+
+
+__all__ = [
+    "EXTRA_GAMES_ENV",
+    "GENERIC_MODULE",
+    "default_bot",
+    "describe_kind",
+    "describe_kinds",
+    "load_extra_games",
+    "web_module",
+    "web_view",
+]
