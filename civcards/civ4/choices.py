@@ -601,14 +601,37 @@ def _reserve(g: GameState, p: int) -> list[int]:
     return [f, h, c]
 
 
+def previous_collect(g: GameState, p: int) -> dict[int, str]:
+    """The letters seat ``p`` wrote per plot in its previous Collect step (C24), or {}.
+
+    Every turn begins with one ``collect`` (C23) and turns go round the table, so the
+    previous collect of the seat about to collect is the ``n``-th last one.
+    """
+    left = g.n
+    for text in reversed(g.moves):
+        if text.startswith("collect"):
+            left -= 1
+            if left == 0:
+                return dict(parse_move(text).collect)
+    return {}
+
+
 def _default_collect(g: GameState, p: int) -> str:
+    """As the seat chose last time where that still fits the plot, else the best guess."""
     opts = g.collect_options(p)
     if not opts:
         return "collect"
+    prev = previous_collect(g, p) if g.step == COLLECT and g.to_move == p else {}
     sup = list(g.supply[p])
     need = _reserve(g, p)
     terms = []
-    for n, _letters in opts:
+    for n, letters in opts:
+        last = prev.get(n)
+        if last is not None and last in letters:
+            for ch in last:
+                sup["FHC".index(ch)] += 1
+            terms.append(f"p{n}={last}")
+            continue
         code, pop, _ = g.plots[p][n - 1]
         types = [r for r in range(3) if CARDS.plots[code].yields[r] > 0]
         chosen = []
