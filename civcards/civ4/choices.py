@@ -675,7 +675,12 @@ def default_move(g: GameState, step_text: str | None = None) -> str:
             short = sum(max(0, need[i] - (sup[i] - pay[i])) for i in range(3))
             return (short, -min(sup[i] - pay[i] for i in range(3)), *pay)
 
-        best = min(payments(g.plot_cost(p), sup), key=key)
+        pays = payments(g.plot_cost(p), sup)
+        if len(words) == 4:  # "plot CODE xF ?": the food is chosen
+            pays = [r for r in pays if f"{r[0]}F" == words[2]]
+        if not pays:
+            raise ValueError(f"{step_text!r} leads to no legal move")
+        best = min(pays, key=key)
         return f"plot {words[1]} {res_str(best)}"
     opts = _all_finals(g, step_text)
     if not opts:
