@@ -46,6 +46,7 @@ from .game import (
     WALLS,
     GameState,
     _hand_items,
+    _letter_options,
     multisets,
     payments,
 )
@@ -491,20 +492,23 @@ def _expand_cards(t: _Tables[C], g: GameState, p: int, chosen: tuple[str, ...]) 
 
 def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]:
     done = parse_move(prefix).collect if prefix != "collect" else ()
-    opts = g.collect_options(p)
     i = len(done)
+    opts = []
+    for j, (code, pop, _) in enumerate(g.plots[p]):
+        if pop and _MULTI[code]:
+            opts.append((j + 1, code, pop))
     if i >= len(opts) or any(d[0] != o[0] for d, o in zip(done, opts, strict=False)):
         raise ValueError(f"{prefix + ' ?'!r} is not a step of this position")
-    n, letters = opts[i]
+    n, code, pop = opts[i]
     last = i + 1 == len(opts)
-    key = ("collect-step", prefix, n, tuple(letters), last)
+    key = ("collect-step", prefix, n, code, pop, last)
     got = t.lists.get(key)
     if got is not None:
         return got[:]
     out = []
-    for s in letters:
+    for s in _letter_options(code, pop):
         text = f"{prefix} p{n}={s}"
-        out.append(t.final(text) if last else t.step(text + " ?"))
+        out.append(t.final(text, Move("collect", collect=(*done, (n, s)))) if last else t.step(text + " ?"))
     return t.remember(key, out)
 
 
