@@ -20,7 +20,7 @@ import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any, Final
 
 from .cards import (
@@ -593,17 +593,9 @@ class GameState:
         return out
 
     def _legal_collect(self, p: int) -> Iterator[str]:
-        opts = self.collect_options(p)
-
-        def rec(i: int, acc: list[str]) -> Iterator[str]:
-            if i == len(opts):
-                yield " ".join(["collect", *acc])
-                return
-            n, letters = opts[i]
-            for s in letters:
-                yield from rec(i + 1, [*acc, f"p{n}={s}"])
-
-        yield from rec(0, [])
+        terms = [[f"p{n}={s}" for s in letters] for n, letters in self.collect_options(p)]
+        for combo in product(*terms):
+            yield " ".join(("collect", *combo))
 
     def trade_options(self, p: int) -> list[tuple[Res, Res]]:
         """C28: every bank trade (give exactly R, get one resource of another type)."""
