@@ -354,6 +354,22 @@ class Game(Protocol):
     # -- terminal ------------------------------------------------------------------
     # (members the generic terminal loop needs are added here)
 
+    def terminal_screen(self) -> Any | None:
+        """This game's screen for ``civcards play``: an object satisfying
+        :class:`civcards.terminal.protocol.TerminalScreen` (the board, help,
+        log, result and menus drawn with Rich), or None for the terminal's
+        plain screen. Import Rich lazily inside it: only the terminal calls
+        this, so no other process loads Rich."""
+        ...
+
+    # -- research (optional: PettingZoo, Gymnasium, OpenSpiel) ----------------------
+
+    def encoding(self) -> Any | None:
+        """The game's fixed action space and observation tensor (an object
+        satisfying :class:`civcards.envs.protocol.Encoding`), or None where the
+        game offers none; ``civcards.envs`` wraps any game that has one."""
+        ...
+
     # -- optional capabilities ---------------------------------------------------
 
     def determinizer(

@@ -28,7 +28,7 @@ import torch
 from torch import nn
 
 from civcards.envs import single_agent
-from civcards.envs.encoding import NUM_ACTIONS, OBS_SIZE
+from civcards.games.carta.encoding import NUM_ACTIONS, OBS_SIZE
 
 
 class Policy(nn.Module):

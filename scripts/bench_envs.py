@@ -9,7 +9,7 @@ space (a Discovery or Inquisition is a '?' prefix then one ``pick`` per card,
 so a game has a few more steps), chosen uniformly among the legal actions.
 
 * engine: ``civcards.carta.game.random_playout`` (set-up included);
-* action layer: :class:`civcards.envs.encoding.Table` (legal action list and
+* action layer: :class:`civcards.games.carta.encoding.Table` (legal action list and
   apply, no observation);
 * PettingZoo: ``carta_v0.raw_env`` and the wrapped ``carta_v0.env``, the agent
   loop of the PettingZoo docs: ``last()`` (observation vector and mask of the
@@ -53,7 +53,7 @@ def bench_engine(players: int, seconds: float) -> tuple[int, int, float]:
 
 def bench_table(players: int, seconds: float) -> tuple[int, int, float]:
     from civcards.carta.game import new_game
-    from civcards.envs.encoding import Table
+    from civcards.games.carta.encoding import Table
 
     def game(i: int) -> int:
         rng = random.Random(i)

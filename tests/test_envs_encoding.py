@@ -16,7 +16,7 @@ import pytest
 
 from civcards.carta import expand, observe, seat_options
 from civcards.carta.game import GameState
-from civcards.envs.encoding import (
+from civcards.games.carta.encoding import (
     ACTION_INDEX,
     ACTIONS,
     DISCOVERY_PREFIX_ACTION,
@@ -119,7 +119,7 @@ def test_actions_are_a_bijection_onto_seat_options_r25(config: tuple[int, str, b
 
 def test_every_engine_move_has_an_action() -> None:
     """The engine's full moves (also Discovery/Inquisition) map into the table."""
-    from civcards.envs.encoding import action_of
+    from civcards.games.carta.encoding import action_of
 
     rng = random.Random(5)
     for config in CONFIGS:
@@ -186,7 +186,7 @@ def test_spectator_and_layout_offsets() -> None:
 
 def test_fast_encoding_equals_the_observation_encoding_r25() -> None:
     """R25: encode() (reading the game) gives exactly encode_observation() (from observe())."""
-    from civcards.envs.encoding import encode_observation
+    from civcards.games.carta.encoding import encode_observation
 
     rng = random.Random(3)
     count = 0

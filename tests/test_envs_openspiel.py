@@ -12,7 +12,10 @@ from open_spiel.python.algorithms import ismcts, mcts
 from civcards.bots import make_bot
 from civcards.carta.cards import ERA_COMPOSITION
 from civcards.envs import openspiel_game as og
-from civcards.envs.encoding import NUM_ACTIONS, OBS_SIZE, encode
+from civcards.game_api import get_game
+from civcards.games.carta.encoding import NUM_ACTIONS, OBS_SIZE, encode
+
+CIV = get_game("carta")
 
 
 @pytest.mark.parametrize(
@@ -57,7 +60,7 @@ def test_chance_deals_each_era_r1_r4(players: int) -> None:
                 state.apply_action(sample(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-            core = state._c
+            core = state.core
             for era in range(3):
                 assert all(core.drawn[era][d] <= ERA_COMPOSITION[era][d] for d in range(6))
             if core.table is not None and not state.is_terminal() and not state.is_chance_node():
@@ -108,7 +111,7 @@ def test_mcts_bot_plays_against_our_bots() -> None:
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
         bots = [
             mcts.MCTSBot(game, 2.0, 4, evaluator, random_state=np_rng),
-            og.CivcardsBot(make_bot(opponent, seed=i)),
+            og.CivcardsBot(make_bot(CIV, opponent, seed=i)),
         ]
         returns = play(game, bots, rng)
         assert sum(returns) == pytest.approx(1.0)
@@ -121,8 +124,8 @@ def test_our_bots_through_openspiel_match_the_engine() -> None:
     wins = 0.0
     for i in range(6):
         bots = [
-            og.CivcardsBot(make_bot("greedy", seed=i)),
-            og.CivcardsBot(make_bot("random", seed=i)),
+            og.CivcardsBot(make_bot(CIV, "greedy", seed=i)),
+            og.CivcardsBot(make_bot(CIV, "random", seed=i)),
         ]
         wins += play(game, bots, rng)[0]
     assert wins >= 4
@@ -138,7 +141,7 @@ def test_ismcts_bot_plays_against_our_bots() -> None:
         bot = ismcts.ISMCTSBot(
             game, evaluator, 2.0, 4, random_state=np_rng, allow_inconsistent_action_sets=True
         )
-        bots = [og.CivcardsBot(make_bot(opponent, seed=i)), bot]
+        bots = [og.CivcardsBot(make_bot(CIV, opponent, seed=i)), bot]
         assert sum(play(game, bots, rng)) == pytest.approx(1.0)
 
 
@@ -164,7 +167,7 @@ def test_resample_keeps_what_the_seat_knows_r25(players: int) -> None:
             assert [sum(h) for h in g2.hands] == [sum(h) for h in g.hands]
             assert g2.hands[p] == g.hands[p] and g2.areas == g.areas
             for era in range(3):
-                assert all(0 <= r._c.drawn[era][d] <= ERA_COMPOSITION[era][d] for d in range(6))
+                assert all(0 <= r.core.drawn[era][d] <= ERA_COMPOSITION[era][d] for d in range(6))
             changed += g2.hands != g.hands
             state.apply_action(rng.choice(state.legal_actions()))
     assert changed > 20

@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from civcards.envs import carta_v0
-from civcards.envs.encoding import NUM_ACTIONS, OBS_OFFSETS, OBS_SIZE
+from civcards.games.carta.encoding import NUM_ACTIONS, OBS_OFFSETS, OBS_SIZE
 
 CONFIGS = [
     {"players": 2},

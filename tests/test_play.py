@@ -16,8 +16,9 @@ from rich.console import Console
 
 from civcards import carta
 from civcards.carta import GameState
-from civcards.terminal.menu import build_menu, order_options
-from civcards.terminal.screen import board
+from civcards.game_api import get_game
+from civcards.games.carta.screen import SCREEN, board
+from civcards.terminal.menu import build_menu
 
 ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
 ENV.pop("CIVCARDS_LANG", None)
@@ -284,8 +285,10 @@ def test_inquisition_reveals_then_asks(tmp_path: Path) -> None:
     g = position_where("inquisition 1 give ?")
     path = write(tmp_path / "inq.json", g)
     n = len(g.history)
-    options = order_options(carta.seat_options(g))
-    items = build_menu(options, "en", ["You", "random"])
+    game = get_game("carta")
+    names = ["You", "random"]
+    options = [c.text for c in game.choices(g)]
+    items = build_menu(options, "en", SCREEN, lambda o: game.describe_move(o, names, "en"))
     number = next(i for i, it in enumerate(items, 1) if it.option == "inquisition 1 give ?")
     r = play(["--resume", str(path), "--seats", "human,random"], f"{number}\n1\n", tmp_path)
     assert "random's hand" in r.stdout
@@ -382,3 +385,68 @@ def test_resume_a_finished_game_shows_the_result(tmp_path: Path) -> None:
     r = play(["--resume", str(save)], "", tmp_path)
     assert r.returncode == 0
     assert "Winner" in r.stdout
+
+
+# -- the loop is generic ----------------------------------------------------------------
+
+
+def test_a_game_without_a_screen_of_its_own_plays_on_the_plain_screen(tmp_path: Path) -> None:
+    """The test-only game (no terminal screen): a human against random, choosing by number,
+    through its factored ``play`` step and hidden ``peek`` step, to the end; saved and resumable."""
+    from civcards.game_api import register, unregister
+    from civcards.terminal.plain import PlainScreen
+    from civcards.terminal.seats import build_bots
+    from civcards.terminal.session import Session, screen_of
+    from tests.toygame import GAME as TOY
+
+    register(TOY)
+    try:
+        assert isinstance(screen_of(TOY), PlainScreen)
+        specs = ["human", "random"]
+        state = TOY.new_state(2, {}, seed=3)
+        console = Console(record=True, width=100, no_color=True)
+        answers = iter(["log", "", "?", "", "1", "0", "2", "9", "1"] + ["1"] * 200)
+        save = tmp_path / "toy.json"
+        session = Session(
+            TOY,
+            state,
+            specs,
+            ["Ana", "random"],
+            build_bots(specs, 5, TOY),
+            lang="en",
+            console=console,
+            save_path=save,
+            input_fn=lambda c, p: next(answers),
+        )
+        assert session.run() == 0
+        assert state.finished
+        out = console.export_text()
+        assert "Game over" in out and TOY.describe_result(state, ["Ana", "random"], "en") in out
+        assert "There is no choice 9" in out
+        rec = json.loads(save.read_text(encoding="utf-8"))
+        assert rec["format"] == "toy-notation/1" and rec["moves"] == state.moves
+        assert any(m.startswith("peek ") for m in rec["moves"])
+        assert TOY.from_record(rec).moves == state.moves
+    finally:
+        unregister(TOY.name)
+
+
+def test_unknown_game_is_one_sentence(tmp_path: Path) -> None:
+    r = play(["--game", "chess"], "", tmp_path)
+    assert r.returncode == 2
+    assert "there is no game 'chess'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_game_option_flags_are_checked_by_the_game(tmp_path: Path) -> None:
+    r = play(["--option", "deal=auction", "--seats", "random,random"], "", tmp_path)
+    assert r.returncode == 2 and "the deal is 'basic' or 'draft'" in r.stderr
+    r = play(["--option", "nonsense", "--seats", "random,random"], "", tmp_path)
+    assert r.returncode == 2 and "KEY=VALUE" in r.stderr
+    save = tmp_path / "o.json"
+    r = play(
+        ["--option", "deal=draft", "--seats", "random,random", "--seed", "2", "--save", str(save)],
+        "",
+        tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert json.loads(save.read_text(encoding="utf-8"))["deal"] == "draft"

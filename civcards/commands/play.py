@@ -2,20 +2,30 @@
 
 civcards play                              # you and 2 bots, basic deal
 civcards play --seats human,greedy,random --draft --save game.json
-civcards play --resume game.json
+civcards play --resume game.json           # the record says which game it is
 civcards play --seats random,random --seed 1   # bots only: prints the game and result
+civcards play --game NAME --option KEY=VALUE   # any registered game and its options
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from ..carta import ConfigError, GameState, NotationError, new_game, parse_record, replay
+from ..game_api import (
+    DEFAULT_GAME,
+    Game,
+    GameError,
+    OptionsError,
+    game_for_record,
+    get_game,
+)
 from ..i18n import LANGS, t
 from ..terminal.seats import (
     PlayUsageError,
@@ -25,9 +35,11 @@ from ..terminal.seats import (
     seat_names,
     seats_from_names,
 )
-from ..terminal.session import Session
+from ..terminal.session import Session, screen_of
 
 EXIT_USAGE = 2
+#: the number of players when none is given (within the game's range)
+PREFERRED_PLAYERS = 3
 
 
 @dataclass
@@ -45,13 +57,18 @@ class PlayOptions:
     names: str | None = None
     delay: float = 0.0
     no_color: bool = False
+    #: the game's registry name; None: the default game, or the record's with --resume
+    game: str | None = None
+    #: ``--option KEY=VALUE``, as given
+    option: list[str] = field(default_factory=list)
 
 
 @dataclass
 class Prepared:
-    """A game ready to play: position, seats, names, where to save."""
+    """A game ready to play: the game, its position, seats, names, where to save."""
 
-    game: GameState
+    game: Game
+    state: Any
     specs: list[str]
     names: list[str]
     save: Path | None
@@ -77,63 +94,138 @@ def _names(opts: PlayOptions, n: int) -> list[str] | None:
     return names
 
 
+def _value(text: str) -> Any:
+    """An option's value as typed: true/false, an integer, or the text."""
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(low)
+    except ValueError:
+        return text.strip()
+
+
+def game_options(game: Game, opts: PlayOptions) -> dict[str, Any]:
+    """The set-up options given: ``--option KEY=VALUE``, and the flags ``--draft``
+    and ``--teams``, each of which sets the game's option of that name (a yes/no
+    option) or the option that has that value among its choices."""
+    out: dict[str, Any] = {}
+    for item in opts.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise PlayUsageError("", text=f"--option takes KEY=VALUE, not {item!r}")
+        out[key.strip()] = _value(value)
+    for flag, given in (("draft", opts.draft), ("teams", opts.teams)):
+        if not given:
+            continue
+        for spec in game.options:
+            if spec.kind == "bool" and spec.name == flag:
+                out[spec.name] = True
+                break
+            if spec.kind == "choice" and flag in spec.choices:
+                out[spec.name] = flag
+                break
+        else:
+            raise PlayUsageError("", text=f"{game.title} has no --{flag} option")
+    return out
+
+
+def _check(game: Game, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return game.check_options(players, options)
+    except OptionsError as e:
+        raise PlayUsageError("", text=str(e)) from None
+
+
+def default_players(game: Game, options: Mapping[str, Any]) -> int:
+    """The number of players when none is given: 3 where the game and its options
+    allow, else the fewest they allow."""
+    lo, hi = int(game.min_players), int(game.max_players)
+    preferred = min(max(PREFERRED_PLAYERS, lo), hi)
+    for n in (preferred, *range(lo, hi + 1)):
+        try:
+            game.check_options(n, options)
+        except OptionsError:
+            continue
+        return int(n)
+    return preferred
+
+
 def prepare(opts: PlayOptions) -> Prepared:
     """Check the options and set up (or load) the game; PlayUsageError on a mistake."""
     if opts.delay < 0:
         raise PlayUsageError("err.delay")
-    if opts.players is not None and opts.players not in (2, 3, 4):
-        raise PlayUsageError("err.players", n=opts.players)
-    specs = parse_seats(opts.seats) if opts.seats is not None else None
     if opts.resume is not None:
-        return _prepare_resume(opts, specs)
+        return _prepare_resume(opts)
+    try:
+        game = get_game(opts.game or DEFAULT_GAME)
+    except GameError as e:
+        raise PlayUsageError("", text=str(e)) from None
+    specs = parse_seats(opts.seats, game) if opts.seats is not None else None
+    options = game_options(game, opts)
     players = opts.players
     if specs is not None:
         if players is not None and players != len(specs):
             raise PlayUsageError("err.seats_players", seats=len(specs), players=players)
         players = len(specs)
     if players is None:
-        players = 4 if opts.teams else 3
+        players = default_players(game, options)
+    options = _check(game, players, options)
     if specs is None:
-        specs = default_seats(players)
-    if opts.teams and players != 4:
-        raise PlayUsageError("err.teams", n=players)
+        specs = default_seats(players, game)
     _check_save(opts.save)
     names = _names(opts, players) or seat_names(specs, opts.lang)
     try:
-        g = new_game(
-            players, deal="draft" if opts.draft else "basic", teams=opts.teams, seed=opts.seed
-        )
-    except ConfigError as e:  # pragma: no cover - the checks above come first
-        raise PlayUsageError("err.resume_read", path="-", error=str(e)) from None
-    return Prepared(g, specs, names, opts.save)
+        state = game.new_state(players, options, opts.seed)
+    except GameError as e:  # pragma: no cover - check_options comes first
+        raise PlayUsageError("", text=str(e)) from None
+    return Prepared(game, state, specs, names, opts.save)
 
 
-def _prepare_resume(opts: PlayOptions, specs: list[str] | None) -> Prepared:
+def _prepare_resume(opts: PlayOptions) -> Prepared:
     path = opts.resume
     assert path is not None
-    for flag, given in (("--draft", opts.draft), ("--teams", opts.teams), ("--seed", opts.seed)):
+    for flag, given in (
+        ("--draft", opts.draft),
+        ("--teams", opts.teams),
+        ("--seed", opts.seed is not None),
+        ("--option", bool(opts.option)),
+    ):
         if given:
             raise PlayUsageError("err.resume_conflict", option=flag)
     try:
-        rec = parse_record(path.read_bytes())
+        obj = json.loads(path.read_bytes())
     except OSError as e:
         raise PlayUsageError("err.resume_read", path=path, error=e.strerror or e) from None
-    except NotationError as e:
+    except (ValueError, UnicodeDecodeError) as e:
+        raise PlayUsageError("err.resume_read", path=path, error=f"not JSON: {e}") from None
+    try:
+        game = game_for_record(obj)
+        state = game.from_record(obj)
+    except GameError as e:
         raise PlayUsageError("err.resume_read", path=path, error=str(e)) from None
-    result = replay(rec)
-    if not result.ok:
-        raise PlayUsageError("err.resume_read", path=path, error=result.error)
-    n = rec.players
+    if opts.game is not None and get_game(opts.game).name != game.name:
+        raise PlayUsageError("err.resume_conflict", option="--game")
+    n = state.n
+    saved = obj.get("names")
+    rec_names = (
+        [str(x) for x in saved]
+        if isinstance(saved, list) and len(saved) == n and all(isinstance(x, str) for x in saved)
+        else None
+    )
     if opts.players is not None and opts.players != n:
         raise PlayUsageError("err.seats_players", seats=n, players=opts.players)
+    specs = parse_seats(opts.seats, game) if opts.seats is not None else None
     if specs is None:
-        specs = seats_from_names(rec.names) if rec.names else default_seats(n)
+        specs = seats_from_names(rec_names, game) if rec_names else default_seats(n, game)
     elif len(specs) != n:
         raise PlayUsageError("err.seats_players", seats=len(specs), players=n)
     save = opts.save if opts.save is not None else path
     _check_save(save)
-    names = _names(opts, n) or rec.names or seat_names(specs, opts.lang)
-    return Prepared(result.state, specs, names, save, resumed=True)
+    names = _names(opts, n) or rec_names or seat_names(specs, opts.lang)
+    return Prepared(game, state, specs, names, save, resumed=True)
 
 
 def run_play(opts: PlayOptions, console: Console | None = None) -> int:
@@ -148,7 +240,7 @@ def run_play(opts: PlayOptions, console: Console | None = None) -> int:
     opts.lang = lang
     try:
         prep = prepare(opts)
-        bots = build_bots(prep.specs, opts.seed)
+        bots = build_bots(prep.specs, opts.seed, prep.game)
     except PlayUsageError as e:
         typer.echo(f"civcards play: {e.message(lang)}", err=True)
         return EXIT_USAGE
@@ -158,9 +250,11 @@ def run_play(opts: PlayOptions, console: Console | None = None) -> int:
     if console is None:
         console = Console(highlight=False, no_color=True if opts.no_color else None)
     if prep.resumed and opts.resume is not None:
-        console.print(t(lang, "ui.resumed", path=opts.resume, n=len(prep.game.history)))
+        made = screen_of(prep.game).moves_made(prep.state)
+        console.print(t(lang, "ui.resumed", path=opts.resume, n=made))
     session = Session(
         prep.game,
+        prep.state,
         prep.specs,
         prep.names,
         bots,
@@ -176,7 +270,10 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_cmd(
         players: Annotated[
-            int | None, typer.Option("--players", "-p", help="2, 3 or 4 players (default 3).")
+            int | None,
+            typer.Option(
+                "--players", "-p", help="How many players (default 3 where the game allows)."
+            ),
         ] = None,
         seats: Annotated[
             str | None,
@@ -184,14 +281,21 @@ def register(app: typer.Typer) -> None:
                 help="Who sits where, e.g. human,greedy,random (any mix; several humans play hot-seat)."
             ),
         ] = None,
-        draft: Annotated[bool, typer.Option("--draft", help="Draft deal (R8).")] = False,
-        teams: Annotated[bool, typer.Option("--teams", help="Team game, 4 players (R24).")] = False,
+        draft: Annotated[
+            bool,
+            typer.Option("--draft", help="Draft deal (CIV, R8): the option with value 'draft'."),
+        ] = False,
+        teams: Annotated[
+            bool,
+            typer.Option("--teams", help="Team game (CIV: 4 players, R24): the option 'teams'."),
+        ] = False,
         seed: Annotated[int | None, typer.Option(help="Seed of the shuffle and the bots.")] = None,
         save: Annotated[
             Path | None, typer.Option(help="Write the game record to FILE after every move.")
         ] = None,
         resume: Annotated[
-            Path | None, typer.Option(help="Continue the unfinished game saved in FILE.")
+            Path | None,
+            typer.Option(help="Continue the unfinished game saved in FILE (any game)."),
         ] = None,
         lang: Annotated[
             str, typer.Option(envvar="CIVCARDS_LANG", help="Language: en, es, de, fr or pt.")
@@ -201,14 +305,39 @@ def register(app: typer.Typer) -> None:
         ] = None,
         delay: Annotated[float, typer.Option(help="Seconds to wait after each bot move.")] = 0.0,
         no_color: Annotated[bool, typer.Option("--no-color", help="No colours.")] = False,
+        game: Annotated[
+            str | None,
+            typer.Option(
+                "--game",
+                help=f"The game to play (civcards games lists them; default {DEFAULT_GAME}).",
+            ),
+        ] = None,
+        option: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--option", "-o", help="A set-up option of the game, KEY=VALUE (repeatable)."
+            ),
+        ] = None,
     ) -> None:
-        """Play CIV: Carta Impera Victoria at the terminal against bots (or hot-seat).
+        """Play a game at the terminal against bots (or hot-seat); CIV by default.
 
         Choose by number from the list, or type a move in notation (play S,
-        attack C); ? lists the effects. Ctrl-C stops; with --save the game is
+        attack C); ? shows the help. Ctrl-C stops; with --save the game is
         kept after every move and --resume FILE continues it.
         """
         opts = PlayOptions(
-            players, seats, draft, teams, seed, save, resume, lang, names, delay, no_color
+            players,
+            seats,
+            draft,
+            teams,
+            seed,
+            save,
+            resume,
+            lang,
+            names,
+            delay,
+            no_color,
+            game,
+            list(option or []),
         )
         raise typer.Exit(run_play(opts))

@@ -1,49 +1,65 @@
-"""Research interfaces for CIV: PettingZoo, Gymnasium and OpenSpiel (optional extra).
+"""Research interfaces for any game with an encoding: PettingZoo, Gymnasium and OpenSpiel
+(optional extra).
 
 Install with ``pip install civcards[research]``. Nothing in the core package
-imports this one.
+imports this one. A game offers its action space and observation tensor
+through ``Game.encoding()`` (:class:`civcards.envs.protocol.Encoding`); the
+shells here are generic over it:
 
-* :mod:`civcards.envs.carta_v0` — the PettingZoo AEC environment
-  (``carta_v0.env(players=2, deal="basic", teams=False)``);
+* :mod:`civcards.envs.aec` — the PettingZoo AEC environment
+  (``aec.env(game=NAME, players=2, **options)``);
 * :func:`single_agent` — a Gymnasium environment: one seat against bots
-  (importing this package registers it as ``gymnasium.make("civcards/Carta-v0")``);
-* :mod:`civcards.envs.openspiel_game` — the OpenSpiel game ``python_civ_carta``
-  (importing it registers the game with ``pyspiel``);
-* :mod:`civcards.envs.encoding` — the fixed action space and the observation
-  vector they all share (docs/research.md has the tables).
+  (importing this package registers ``gymnasium.make("civcards/Game-v0", game=NAME)``);
+* :mod:`civcards.envs.openspiel_game` — OpenSpiel games (``register(game)``).
+
+CIV keeps its names as thin aliases: :mod:`civcards.envs.carta_v0`,
+``gymnasium.make("civcards/Carta-v0")`` and the OpenSpiel game
+``python_civ_carta`` (docs/research.md has the tables).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..game_api import DEFAULT_GAME
+
 if TYPE_CHECKING:
-    from .single import CivSingleAgentEnv
+    from .single import SingleAgentEnv
 
 
 def single_agent(
-    opponents: list[str] | tuple[str, ...] = ("greedy",), **kwargs: Any
-) -> CivSingleAgentEnv:
-    """A Gymnasium environment where the agent plays one seat against ``opponents`` (bot names).
+    opponents: list[str] | tuple[str, ...] = ("greedy",), game: str = DEFAULT_GAME, **kwargs: Any
+) -> SingleAgentEnv:
+    """A Gymnasium environment where the agent plays one seat of ``game`` against
+    ``opponents`` (bot names).
 
-    See :class:`civcards.envs.single.CivSingleAgentEnv` for the other arguments
-    (``seat``, ``deal``, ``teams``, ``illegal_reward``...).
+    See :class:`civcards.envs.single.SingleAgentEnv` for the other arguments
+    (``seat``, ``illegal_reward``..., and the game's options such as CIV's
+    ``deal`` and ``teams``).
     """
-    from .single import CivSingleAgentEnv
+    from .single import SingleAgentEnv
 
-    return CivSingleAgentEnv(opponents=list(opponents), **kwargs)
+    return SingleAgentEnv(opponents=list(opponents), game=game, **kwargs)
 
 
 def _register() -> None:
-    """Register ``civcards/Carta-v0`` with Gymnasium (once; the module loads lazily)."""
+    """Register the Gymnasium ids (once; the modules load lazily): the generic one, and
+    each built-in game's own id where its encoding names one (``gymnasium_id``)."""
     try:
         import gymnasium
     except ImportError:  # pragma: no cover - the research extra is not installed
         return
-    if "civcards/Carta-v0" not in gymnasium.registry:
-        gymnasium.register(
-            id="civcards/Carta-v0", entry_point="civcards.envs.single:CivSingleAgentEnv"
-        )
+    entry = "civcards.envs.single:SingleAgentEnv"
+    if "civcards/Game-v0" not in gymnasium.registry:
+        gymnasium.register(id="civcards/Game-v0", entry_point=entry)
+    from ..game_api import get_game
+
+    game = get_game(DEFAULT_GAME)
+    get = getattr(game, "encoding", None)
+    enc = get() if get is not None else None
+    env_id = getattr(enc, "gymnasium_id", None)
+    if env_id and env_id not in gymnasium.registry:
+        gymnasium.register(id=env_id, entry_point=entry, kwargs={"game": game.name})
 
 
 _register()

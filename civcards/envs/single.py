@@ -1,4 +1,4 @@
-"""One seat of CIV against bots, as a Gymnasium environment.
+"""One seat of any game with an encoding against bots, as a Gymnasium environment.
 
 >>> from civcards.envs import single_agent
 >>> env = single_agent(opponents=["random"], seat=0)
@@ -6,14 +6,15 @@
 >>> int(obs["action_mask"].sum()) == len(info["legal_actions"])
 True
 
-The observation and the actions are those of :mod:`civcards.envs.carta_v0`
-(a dict with ``observation`` and ``action_mask``). The opponents are bots of
-:mod:`civcards.bots` (names such as ``"greedy"`` or ``"random"``, or
-:class:`~civcards.bots.Bot` instances); they play from their own seats'
-observations. The reward is the agent's share of the victory at the end (+1,
-shared equally on a shared victory), else 0. An illegal action ends the
-episode with ``illegal_reward`` (default -1) and ``info["illegal_action"]``;
-:meth:`action_masks` gives the mask for maskable algorithms.
+The observation and the actions are those of :mod:`civcards.envs.aec` (a
+dict with ``observation`` and ``action_mask``). The opponents are bots of
+:mod:`civcards.bots` for that game (names such as ``"greedy"`` or
+``"random"``, or :class:`~civcards.bots.Bot` instances); they play from their
+own seats' observations. The reward is the agent's reward at the end (CIV:
+its share of the victory), else 0. An illegal action ends the episode with
+``illegal_reward`` (default -1) and ``info["illegal_action"]``;
+:meth:`action_masks` gives the mask for maskable algorithms. The game's set-up
+options are keyword arguments (CIV: ``deal``, ``teams``).
 """
 
 from __future__ import annotations
@@ -26,13 +27,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import Bot, bot_move, make_bot
-from ..carta import GAME
-from ..carta.game import new_game
-from .carta_v0 import ObsDict, observation_space
-from .encoding import NUM_ACTIONS, Table, describe, encode, rewards
+from ..game_api import DEFAULT_GAME, Game, get_game
+from .aec import ObsDict, observation_space
+from .protocol import encoding_of
 
 
-class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
+class SingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
     """The agent plays seat ``seat`` (or a random seat each episode with ``seat=None``)."""
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012 - Gymnasium's class attribute
@@ -41,15 +41,17 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self,
         opponents: list[str | Bot] | None = None,
         seat: int | None = 0,
-        deal: str = "basic",
-        teams: bool = False,
         illegal_reward: float = -1.0,
         max_steps: int = 5000,
         render_mode: str | None = None,
+        game: str | Game = DEFAULT_GAME,
+        **options: Any,
     ) -> None:
+        self.game = get_game(game) if isinstance(game, str) else game
+        self.encoding = encoding_of(self.game)
         opponents = list(opponents) if opponents is not None else ["greedy"]
         self.players = len(opponents) + 1
-        new_game(self.players, deal=deal, teams=teams, seed=0)  # checks the configuration
+        self.options = self.game.check_options(self.players, options)
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"seat must be from 0 to {self.players - 1}, not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -57,15 +59,13 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         self.opponent_specs = opponents
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
-        self.deal = deal
-        self.teams = teams
         self.illegal_reward = illegal_reward
         self.max_steps = max_steps
         self.render_mode = render_mode
-        self.observation_space = observation_space()  # type: ignore[assignment]
-        self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = observation_space(self.encoding)  # type: ignore[assignment]
+        self.action_space = gymnasium.spaces.Discrete(self.encoding.action_size)
         self._rng = random.Random()
-        self.table: Table | None = None
+        self.table: Any = None
         self.bots: dict[int, Bot] = {}
         self.steps = 0
 
@@ -73,11 +73,11 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def _obs(self) -> ObsDict:
         assert self.table is not None
-        return {"observation": encode(self.table, self.seat), "action_mask": self.action_masks()}
+        return {"observation": self.table.encode(self.seat), "action_mask": self.action_masks()}
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        assert self.table is not None
         t = self.table
+        assert t is not None
         legal = t.legal_actions() if t.to_move == self.seat else []
         return {"legal_actions": list(legal), "seat": self.seat, **extra}
 
@@ -87,15 +87,16 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         while not t.finished and t.to_move != self.seat:
             s = t.to_move
             assert s is not None
-            t.apply_move(bot_move(self.bots[s], GAME, t.g))
+            t.apply_move(bot_move(self.bots[s], self.game, t.state))
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """1 for each legal action of the agent now (all 0 once the episode is over)."""
         t = self.table
         assert t is not None
         if t.finished or t.to_move != self.seat:
-            return np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return t.mask()
+            return np.zeros(self.encoding.action_size, dtype=np.int8)
+        mask: npt.NDArray[np.int8] = t.mask()
+        return mask
 
     # -- Gymnasium API ------------------------------------------------------------
 
@@ -107,8 +108,8 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             self._rng = random.Random(seed)
         if self.fixed_seat is None:
             self.seat = self._rng.randrange(self.players)
-        g = new_game(self.players, deal=self.deal, teams=self.teams, seed=self._rng.getrandbits(64))
-        self.table = Table(g)
+        state = self.game.new_state(self.players, self.options, self._rng.getrandbits(64))
+        self.table = self.encoding.table(state)
         self.steps = 0
         self.bots = {}
         specs = iter(self.opponent_specs)
@@ -116,7 +117,7 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
             if s != self.seat:
                 spec = next(specs)
                 self.bots[s] = (
-                    make_bot(spec, seed=self._rng.getrandbits(32))
+                    make_bot(self.game, spec, self._rng.getrandbits(32))
                     if isinstance(spec, str)
                     else spec
                 )
@@ -129,22 +130,24 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         if t.finished:
             raise RuntimeError("the episode is over: call reset()")
         a = int(action)
-        if not (0 <= a < NUM_ACTIONS and t.is_legal(a)):
+        if not (0 <= a < self.encoding.action_size and t.is_legal(a)):
             obs = self._obs()
-            obs["action_mask"] = np.zeros(NUM_ACTIONS, dtype=np.int8)
+            obs["action_mask"] = np.zeros(self.encoding.action_size, dtype=np.int8)
             return obs, self.illegal_reward, True, False, self._info(illegal_action=True)
         t.apply_unchecked(a)
         self.steps += 1
         self._play_opponents()
         reward = 0.0
-        terminated = t.finished
+        terminated = bool(t.finished)
         if terminated:
-            reward = rewards(t.g)[self.seat]
+            reward = t.rewards()[self.seat]
         truncated = not terminated and self.steps >= self.max_steps
         info = self._info()
         if terminated:
-            info["winners"] = list(t.g.winners)
-            info["victory"] = t.g.victory
+            result = self.game.result(t.state)
+            assert result is not None
+            info["winners"] = list(result.winners)
+            info["victory"] = result.reason
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, info
@@ -153,12 +156,13 @@ class CivSingleAgentEnv(gymnasium.Env[ObsDict, np.int64]):
         """What the agent's seat sees (never an opponent's hand)."""
         if self.render_mode is None or self.table is None:
             return None
-        text = describe(self.table, self.seat)
+        text: str = self.table.describe(self.seat)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
 
-#: the id under which importing :mod:`civcards.envs` registers the environment
-ENV_ID = "civcards/Carta-v0"
+#: the id under which importing :mod:`civcards.envs` registers the generic environment
+#: (``gymnasium.make(ENV_ID, game=NAME, opponents=[...])``)
+ENV_ID = "civcards/Game-v0"

@@ -1,17 +1,16 @@
-"""The terminal game (``civcards play``): Rich screens, menus and the game loop."""
+"""The terminal game (``civcards play``): a generic loop over any registered game,
+drawn by that game's own screen (``Game.terminal_screen()``) with Rich."""
 
 from __future__ import annotations
 
-from ..games.carta.text import cards_text, describe_move
 from .seats import PlayUsageError, default_bot, parse_seats, seat_names
-from .session import Session
+from .session import Session, screen_of
 
 __all__ = [
     "PlayUsageError",
     "Session",
-    "cards_text",
     "default_bot",
-    "describe_move",
     "parse_seats",
+    "screen_of",
     "seat_names",
 ]

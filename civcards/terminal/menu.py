@@ -1,13 +1,12 @@
-"""The numbered list of a seat's options, folded into groups when it is long.
+"""The numbered list of a seat's choices, folded into groups when it is long.
 
->>> items = build_menu(["end", "attack C", "attack M"], "en", ["A", "B"])
->>> [i.option for i in items]
-['end', 'attack M', 'attack C']
+Generic: a game's screen orders the choices, names their kinds and labels a
+folded group; the words of each line come from ``Game.describe_move``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.columns import Columns
@@ -15,13 +14,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..games.carta.text import describe_move, move_kind
-from ..i18n import EFFECT_KINDS, effect_name, t
+from ..i18n import t
+from .protocol import TerminalScreen
 
 #: the most lines a list of choices takes before it is folded or set in columns
 MAX_LINES = 14
 
-_KIND_ORDER = {k: i for i, k in enumerate(("end", "play", "keep", "take", *EFFECT_KINDS))}
+#: a move (or step) in words: describe(text)
+Describe = Callable[[str], str]
 
 
 @dataclass
@@ -33,46 +33,40 @@ class MenuItem:
     group: list[str] = field(default_factory=list)
 
 
-_CARD_ORDER = str.maketrans("MRESCU", "012345")
-
-
-def order_options(options: Sequence[str]) -> list[str]:
-    """``end`` first, then play/draft moves, then the effects in the order of the rules.
-
-    Within one kind, cards go in the order of the domains (M R E S C U).
-    """
-    return sorted(
-        options, key=lambda o: (_KIND_ORDER.get(move_kind(o), 99), o.translate(_CARD_ORDER))
-    )
-
-
-def build_menu(options: Sequence[str], lang: str, names: list[str]) -> list[MenuItem]:
-    """The top-level items: every option, the largest kinds folded until it fits."""
-    ordered = order_options(options)
+def build_menu(
+    options: Sequence[str], lang: str, screen: TerminalScreen, describe: Describe
+) -> list[MenuItem]:
+    """The top-level items: every option in the screen's order, the largest kinds
+    folded until it fits."""
+    ordered = screen.order(options)
     kinds: dict[str, list[str]] = {}
     for o in ordered:
-        kinds.setdefault(move_kind(o), []).append(o)
+        kinds.setdefault(screen.kind(o), []).append(o)
     folded: set[str] = set()
     lines = len(ordered)
     for kind, opts in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
         if lines <= MAX_LINES:
             break
-        if len(opts) > 1 and kind != "end":
+        if len(opts) > 1:
             folded.add(kind)
             lines -= len(opts) - 1
     items: list[MenuItem] = []
     for kind, opts in kinds.items():
         if kind in folded:
-            key = "move.group_play" if kind == "play" else "move.group"
-            eff = effect_name(lang, kind) if kind not in ("play", "keep", "take") else kind
-            items.append(MenuItem(t(lang, key, effect=eff, count=len(opts)), group=opts))
+            items.append(MenuItem(screen.group_label(kind, len(opts), lang), group=opts))
         else:
-            items.extend(MenuItem(describe_move(lang, o, names), option=o) for o in opts)
+            items.extend(MenuItem(describe(o), option=o) for o in opts)
     return items
 
 
 def common_prefix(options: Sequence[str]) -> str:
-    """The words that all ``options`` start with (``monopoly discard``), minus the last differing ones."""
+    """The words that all ``options`` start with (``monopoly discard``), minus the last differing ones.
+
+    >>> common_prefix(["monopoly discard MR", "monopoly discard SS"])
+    'monopoly discard'
+    >>> common_prefix(["discovery discard M"])
+    'discovery discard'
+    """
     if not options:
         return ""
     split = [o.split() for o in options]
@@ -99,7 +93,7 @@ def menu_view(items: Sequence[MenuItem], lang: str, title: str) -> RenderableTyp
 
 
 def list_view(
-    options: Sequence[str], lang: str, names: list[str], title: str, *, back: bool
+    options: Sequence[str], lang: str, describe: Describe, title: str, *, back: bool
 ) -> RenderableType:
     """A list of concrete options; in columns, without the shared words, when it is long."""
     head = Text(title, style="bold underline")
@@ -109,7 +103,7 @@ def list_view(
         grid.add_column(no_wrap=True, overflow="ellipsis")
         grid.add_column(style="bright_black", no_wrap=True, overflow="ellipsis")
         for i, o in enumerate(options, 1):
-            grid.add_row(f"{i}.", describe_move(lang, o, names), o)
+            grid.add_row(f"{i}.", describe(o), o)
         if back:
             grid.add_row("0.", t(lang, "ui.back"), "")
         return Group(head, grid)

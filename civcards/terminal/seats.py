@@ -1,5 +1,8 @@
 """Who sits where: humans and bots, their names, and the checks of the options.
 
+Bot names are the game's (``bot_names(game)``); ``game`` defaults to the
+default game.
+
 >>> parse_seats("human, random")
 ['human', 'random']
 >>> seat_names(["human", "random", "random"], "en")
@@ -10,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..bots import REGISTRY, Bot, bot_names, make_bot
+from ..bots import Bot, bot_names, make_bot
+from ..game_api import DEFAULT_GAME, Game, get_game
 from ..i18n import t
 
 HUMAN = "human"
@@ -18,21 +22,30 @@ HUMAN_WORDS = frozenset({"human", "h", "you", "me", "person", "player"})
 
 
 class PlayUsageError(Exception):
-    """A command-line mistake: a catalogue key and its fields (printed, exit status 2)."""
+    """A command-line mistake: a catalogue key and its fields (printed, exit status 2),
+    or a sentence of the game's own (``text``, e.g. from ``Game.check_options``)."""
 
-    def __init__(self, key: str, **fields: object) -> None:
+    def __init__(self, key: str, *, text: str | None = None, **fields: object) -> None:
         self.key = key
+        self.text = text
         self.fields = fields
-        super().__init__(key)
+        super().__init__(text or key)
 
     def message(self, lang: str) -> str:
+        if self.text is not None:
+            return self.text
         return t(lang, self.key, **self.fields)
 
 
-def default_bot() -> str:
-    """The strongest registered bot: ``ismcts`` (search), else ``greedy``, else ``random``."""
+def _game(game: Game | None) -> Game:
+    return game if game is not None else get_game(DEFAULT_GAME)
+
+
+def default_bot(game: Game | None = None) -> str:
+    """The strongest bot of the game: ``ismcts`` (search), else ``greedy``, else ``random``."""
+    names = bot_names(_game(game))
     for name in ("ismcts", "greedy"):
-        if name in REGISTRY:
+        if name in names:
             return name
     return "random"
 
@@ -41,11 +54,13 @@ def is_human(spec: str) -> bool:
     return spec == HUMAN
 
 
-def parse_seats(text: str) -> list[str]:
+def parse_seats(text: str, game: Game | None = None) -> list[str]:
     """Read ``--seats``: ``human`` (or ``h``, ``you``) and bot names, comma-separated.
 
-    Bot names are checked against the registry; PlayUsageError otherwise.
+    Bot names are checked against the game's bots; PlayUsageError otherwise.
+    (How many seats a game takes is ``Game.check_options``' to say.)
     """
+    names = bot_names(_game(game))
     out: list[str] = []
     for raw in text.split(","):
         word = raw.strip()
@@ -54,17 +69,15 @@ def parse_seats(text: str) -> list[str]:
             out.append(HUMAN)
             continue
         name = low.partition(":")[0]
-        if not name or name not in REGISTRY:
-            raise PlayUsageError("err.bad_seat", seat=word, bots=", ".join(bot_names()))
+        if not name or name not in names:
+            raise PlayUsageError("err.bad_seat", seat=word, bots=", ".join(names))
         out.append(low)
-    if not 2 <= len(out) <= 4:
-        raise PlayUsageError("err.seats_count", n=len(out))
     return out
 
 
-def default_seats(players: int) -> list[str]:
+def default_seats(players: int, game: Game | None = None) -> list[str]:
     """You against ``players - 1`` default bots."""
-    return [HUMAN] + [default_bot()] * (players - 1)
+    return [HUMAN] + [default_bot(game)] * (players - 1)
 
 
 def seat_names(specs: list[str], lang: str, given: list[str] | None = None) -> list[str]:
@@ -85,21 +98,23 @@ def seat_names(specs: list[str], lang: str, given: list[str] | None = None) -> l
     return names
 
 
-def seats_from_names(names: list[str]) -> list[str]:
+def seats_from_names(names: list[str], game: Game | None = None) -> list[str]:
     """Guess the seats of a saved game from its names: bot names are bots, others humans."""
+    bots = bot_names(_game(game))
     out = []
     for name in names:
         base = re.sub(r"\s+\d+$", "", name.strip()).lower()
-        out.append(base if base.partition(":")[0] in REGISTRY else HUMAN)
+        out.append(base if base.partition(":")[0] in bots else HUMAN)
     return out
 
 
-def build_bots(specs: list[str], seed: int | None) -> list[Bot | None]:
+def build_bots(specs: list[str], seed: int | None, game: Game | None = None) -> list[Bot | None]:
     """One bot per bot seat (None for humans), seeded from ``seed`` when given."""
+    g = _game(game)
     bots: list[Bot | None] = []
     for seat, spec in enumerate(specs):
         if is_human(spec):
             bots.append(None)
         else:
-            bots.append(make_bot(spec, None if seed is None else seed * 101 + seat))
+            bots.append(make_bot(g, spec, None if seed is None else seed * 101 + seat))
     return bots

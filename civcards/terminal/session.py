@@ -1,5 +1,11 @@
 """The game loop of ``civcards play``: bots move, humans choose, the record is saved.
 
+Generic over :class:`civcards.game_api.Game`: the seat to move chooses among
+``game.choices`` (a step is expanded with ``game.expand``; a *hidden* step
+shows its cards first and binds the seat), the move is played with
+``game.play``, and the game's own screen (``game.terminal_screen()``) draws
+the board, help, log and result.
+
 Input is read line by line with :func:`input` (through Rich), so a pipe works
 as well as a keyboard. Ctrl-C and the end of the input stop the game without
 losing it: the record is written after every move.
@@ -7,36 +13,23 @@ losing it: the record is written after every move.
 
 from __future__ import annotations
 
+import random
 import shlex
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from ..bots import Bot
-from ..bots.base import bot_move
-from ..carta import (
-    GAME,
-    GameState,
-    IllegalMoveError,
-    NotationError,
-    expand,
-    format_move,
-    observe,
-    parse_move,
-    seat_options,
-)
-from ..carta.cards import counts_to_str, str_to_counts
-from ..carta.observation import public_move_text
-from ..games.carta.text import cards_text, seat_label
-from ..i18n import effect_name, t
-from .menu import MenuItem, build_menu, common_prefix, list_view, menu_view, order_options
-from .result import result_view
-from .screen import board, help_view, history_lines, past_moves_text
+from ..bots import Bot, bot_move
+from ..game_api import Choice, Game, MoveError
+from ..i18n import t
+from .menu import MenuItem, build_menu, common_prefix, list_view, menu_view
+from .protocol import TerminalScreen
 from .seats import is_human
 from .storage import fallback_path, save_record
 
@@ -59,15 +52,27 @@ def console_input(console: Console, prompt: Text) -> str:
     return answer
 
 
+def screen_of(game: Game) -> TerminalScreen:
+    """The game's terminal screen, or the plain one for a game that has none."""
+    get = getattr(game, "terminal_screen", None)
+    screen = get() if get is not None else None
+    if screen is None:
+        from .plain import PlainScreen
+
+        return PlainScreen(game)
+    return screen  # type: ignore[no-any-return]
+
+
 class Session:
     """One game at the terminal, from its current position to its end."""
 
     def __init__(
         self,
-        g: GameState,
+        game: Game,
+        state: Any,
         specs: list[str],
         names: list[str],
-        bots: list[Bot | None],
+        bots: Sequence[Bot | None],
         *,
         lang: str,
         console: Console,
@@ -75,10 +80,12 @@ class Session:
         delay: float = 0.0,
         input_fn: InputFn = console_input,
     ) -> None:
-        self.g = g
+        self.game = game
+        self.screen = screen_of(game)
+        self.state = state
         self.specs = specs
         self.names = names
-        self.bots = bots
+        self.bots = list(bots)
         self.lang = lang
         self.console = console
         self.save_path = save_path
@@ -86,9 +93,9 @@ class Session:
         self.input_fn = input_fn
         self.humans = [s for s, spec in enumerate(specs) if is_human(spec)]
         self.last_human: int | None = None
-        self.printed = len(g.history)  # spectator log: moves printed so far
+        self.printed = self.screen.moves_made(state)  # spectator log: moves printed so far
         self.save_error_shown = False
-        self.group_turn = g.turn  # turn number of the moves not printed yet
+        self.group_turn = state.turn  # turn number of the moves not printed yet
 
     # -- the loop -------------------------------------------------------------
 
@@ -96,8 +103,8 @@ class Session:
         """Play to the end; the exit status (0, 1 input ended, 130 interrupted)."""
         try:
             self.save()
-            while not self.g.finished:
-                seat = self.g.to_move
+            while not self.state.finished:
+                seat = self.state.to_move
                 assert seat is not None
                 bot = self.bots[seat]
                 if bot is None:
@@ -123,7 +130,7 @@ class Session:
         if self.save_path is None:
             return
         try:
-            save_record(self.save_path, self.g, self.names)
+            save_record(self.save_path, self.game, self.state, self.names)
         except OSError as e:
             if not self.save_error_shown:
                 self.save_error_shown = True
@@ -144,12 +151,12 @@ class Session:
             self.console.print(why, style="bold")
         path = self.save_path
         if path is None or self.save_error_shown:
-            if not self.g.history:
+            if not self.screen.moves_made(self.state):
                 self.console.print(t(self.lang, "ui.not_saved"))
                 return
             path = fallback_path()
             try:
-                save_record(path, self.g, self.names)
+                save_record(path, self.game, self.state, self.names)
             except OSError as e:
                 self.console.print(t(self.lang, "ui.save_failed", path=path, error=e.strerror or e))
                 return
@@ -157,35 +164,34 @@ class Session:
         self.console.print(t(self.lang, "ui.resume_with", command=self.resume_command(path)))
 
     def finish(self) -> None:
-        g = self.g
         self.flush_spectator_log()
-        viewer = self.last_human
-        obs = observe(g, viewer if viewer is not None else 0)
-        self.console.print(board(obs, self.names, self.lang, viewer=None, recent=g.n))
+        self.console.print(
+            self.screen.board(self.state, self.last_human, self.names, self.lang, final=True)
+        )
         self.console.print()
-        self.console.print(result_view(g, self.names, self.lang))
+        self.console.print(self.screen.result(self.state, self.names, self.lang))
         if self.save_path is not None and not self.save_error_shown:
             self.console.print(t(self.lang, "ui.record_saved", path=self.save_path))
 
     # -- bots -----------------------------------------------------------------
 
     def bot_turn(self, seat: int, bot: Bot) -> None:
-        g = self.g
-        if self.printed == len(g.history):
-            self.group_turn = g.turn
+        game, state = self.game, self.state
+        if self.printed == self.screen.moves_made(state):
+            self.group_turn = state.turn
         try:
-            move = bot_move(bot, GAME, g)
-            g.apply(move)
+            game.play(state, bot_move(bot, game, state))
         except (KeyboardInterrupt, EOFError):
             raise
         except Exception as e:  # a faulty bot must not end the game
             self.console.print(
                 t(self.lang, "ui.bot_failed", name=self.names[seat], error=e), style="red"
             )
-            legal = g.legal_strings()
-            g.apply(legal[bot.rng.randrange(len(legal))])
+            legal = game.legal(state)
+            rng: random.Random = getattr(bot, "rng", None) or random.Random()
+            game.play(state, legal[rng.randrange(len(legal))])
         if not self.humans:
-            if g.finished or g.to_move != seat:
+            if state.finished or state.to_move != seat:
                 self.flush_spectator_log()
         elif self.delay > 0 and self.last_human is not None:
             self.show(self.last_human, [])
@@ -194,20 +200,24 @@ class Session:
 
     def flush_spectator_log(self) -> None:
         """With bots only: print the moves made since the last line, one turn a line."""
-        g = self.g
-        if self.humans or self.printed >= len(g.history):
+        made = self.screen.moves_made(self.state)
+        if self.humans or self.printed >= made:
             return
-        start = self.printed
-        mover = g.movers[start]
-        texts = [public_move_text(g, i, None) for i in range(start, len(g.history))]
-        line = Text(f"{t(self.lang, 'ui.turn', n=self.group_turn)} ", style="bright_black")
-        line.append(f"{seat_label(self.names, mover)}: ", style="bold")
-        line.append(past_moves_text(self.lang, texts, self.names))
-        line.append("   [" + "; ".join(texts) + "]", style="bright_black")
-        self.console.print(line)
-        self.printed = len(g.history)
+        self.console.print(
+            self.screen.spectator_line(
+                self.state, self.printed, self.group_turn, self.names, self.lang
+            )
+        )
+        self.printed = made
 
     # -- humans ---------------------------------------------------------------
+
+    def describe(self, text: str) -> str:
+        """A choice in words; a step the game cannot put in words keeps its text."""
+        try:
+            return self.game.describe_move(text, self.names, self.lang)
+        except ValueError:
+            return text
 
     def ask(self, prompt: str) -> str:
         txt = Text(prompt, style="bold cyan")
@@ -221,19 +231,8 @@ class Session:
         self.console.clear()
 
     def show(self, viewer: int, extra: list[RenderableType]) -> None:
-        g = self.g
-        obs = observe(g, viewer)
         self.console.clear()
-        self.console.print(
-            board(
-                obs,
-                self.names,
-                self.lang,
-                viewer=viewer,
-                hand_limit=g.hand_size(viewer),
-                recent=min(6, g.n + 2),
-            )
-        )
+        self.console.print(self.screen.board(self.state, viewer, self.names, self.lang))
         for r in extra:
             self.console.print(r)
 
@@ -247,26 +246,22 @@ class Session:
         """Handle ``?``/help, log and quit; True when ``ans`` was one of them."""
         low = ans.lower()
         if low in ("?", "h", "help", t(self.lang, "ui.cmd_help")):
-            self.page(help_view(self.lang, self.g.thresholds))
+            self.page(self.screen.help(self.state, self.lang))
             return True
         if low in ("log", "history"):
-            obs = observe(self.g, viewer)
-            lines = history_lines(obs, self.names, self.lang, None)
-            head = Text(t(self.lang, "ui.all_moves"), style="bold underline")
-            self.page(Group(head, *(lines or [Text(t(self.lang, "ui.no_moves"))])))
+            self.page(self.screen.log(self.state, viewer, self.names, self.lang))
             return True
         if low in ("q", "quit", "exit", t(self.lang, "ui.cmd_quit")):
             raise QuitRequested
         return False
 
     def human_turn(self, seat: int) -> None:
-        g = self.g
         lang = self.lang
         if len(self.humans) > 1 and self.last_human != seat:
             self.pass_screen(seat)
         self.last_human = seat
-        options = seat_options(g)
-        items = build_menu(options, lang, self.names)
+        choices = {c.text: c for c in self.game.choices(self.state)}
+        items = build_menu(list(choices), lang, self.screen, self.describe)
         group: list[str] | None = None
         notes: list[RenderableType] = []
         while True:
@@ -274,14 +269,14 @@ class Session:
                 view = menu_view(items, lang, t(lang, "ui.choices"))
                 count = len(items)
             else:
-                view = list_view(group, lang, self.names, t(lang, "ui.choices"), back=True)
+                view = list_view(group, lang, self.describe, t(lang, "ui.choices"), back=True)
                 count = len(group)
             self.show(seat, [Text(""), view, *notes])
             notes = []
             ans = self.ask(t(lang, "ui.prompt"))
             if not ans or self.command(ans, seat):
                 continue
-            chosen: str | None = None
+            chosen: Choice | None = None
             if ans.isdigit():
                 n = int(ans)
                 if group is not None and n == 0:
@@ -296,122 +291,104 @@ class Session:
                     if item.option is None:
                         group = item.group
                         continue
-                    chosen = item.option
+                    chosen = choices[item.option]
                 else:
-                    chosen = group[n - 1]
+                    chosen = choices[group[n - 1]]
             else:
-                chosen, note = self.typed(ans, options, group)
+                chosen, note = self.typed(ans, list(choices.values()), group)
                 if note is not None:
                     notes.append(note)
                 if chosen is None:
                     continue
-            if chosen.endswith("?"):
-                self.commit(seat, chosen, notes)
-            else:
-                g.apply(chosen)
-            return
+            if chosen.final:
+                self.game.apply_choice(self.state, chosen)
+                return
+            if self.step(seat, chosen, notes):
+                return
+            notes = []
 
     def error(self, message: str) -> Text:
         return Text("✗ " + message, style="bold red")
 
     def typed(
-        self, ans: str, options: list[str], group: list[str] | None
-    ) -> tuple[str | None, Text | None]:
-        """A move typed in notation: (the option it is, or None; a note to show)."""
+        self, ans: str, choices: list[Choice], group: list[str] | None
+    ) -> tuple[Choice | None, Text | None]:
+        """A move typed in notation: (the choice it is, or None; a note to show)."""
         lang = self.lang
+        by_text = {c.text: c for c in choices}
         candidates = [ans]
         if group is not None:
             prefix = common_prefix(group)
             if prefix:
                 candidates.append(f"{prefix} {ans}")
         first_error: str | None = None
-        move = None
+        canon: str | None = None
         for text in candidates:
             try:
-                move = parse_move(text)
-            except NotationError as e:
+                canon = self.game.canonical(text)
+            except MoveError as e:
                 first_error = first_error or str(e)
                 continue
-            canon = format_move(move)
-            if canon in options:
-                return canon, None
-        if move is None:
+            if canon in by_text:
+                return by_text[canon], None
+        if canon is None:
             return None, self.error(t(lang, "ui.unreadable", error=first_error))
-        # Discovery and Inquisition show hidden cards first: choosing one commits to it
-        if move.kind == "discovery" and "discovery discard ?" in options:
-            note = Text(t(lang, "ui.commit_first", effect=effect_name(lang, "discovery")))
-            return "discovery discard ?", note
-        secret = f"inquisition {move.seat} give ?"
-        if move.kind == "inquisition" and secret in options:
-            note = Text(t(lang, "ui.commit_first", effect=effect_name(lang, "inquisition")))
-            return secret, note
-        try:
-            self.g.copy().apply(move)
-        except IllegalMoveError as e:
-            return None, self.error(t(lang, "ui.illegal", reason=e.reason))
-        canon = format_move(move)
-        return canon, None  # pragma: no cover - every legal move is an option or behind a '?'
+        hidden = self.screen.hidden_step(self.state, canon, choices, lang)
+        if hidden is not None:
+            step, note = hidden
+            return step, Text(note)
+        return None, self.error(
+            t(lang, "ui.illegal", reason=self.screen.refusal(self.state, canon))
+        )
 
-    def commit(self, seat: int, option: str, notes: list[RenderableType]) -> None:
-        """A '?' option is chosen: reveal its cards, then ask for the full move (no way back)."""
-        g = self.g
+    def step(self, seat: int, step: Choice, notes: list[RenderableType]) -> bool:
+        """A step is chosen: show the choices below it (a hidden step first shows its
+        cards, and then there is no way back). True once a move is played, False
+        to go back to the menu."""
         lang = self.lang
-        reveal, full = expand(g, option)
-        full = order_options(full)
-        kind = option.split()[0]
-        hand = g.hands[seat]
-        if kind == "discovery":
-            shown = (
-                t(lang, "ui.revealed_discovery", cards=cards_text(lang, reveal))
-                if reveal
-                else t(lang, "ui.revealed_discovery_none")
-            )
-        else:
-            target = int(option.split()[1])
-            shown = t(
-                lang,
-                "ui.revealed_inquisition",
-                seat=seat_label(self.names, target),
-                cards=cards_text(lang, reveal),
-            )
-        pool = [a + b for a, b in zip(hand, str_to_counts(reveal), strict=True)]
-        head: list[RenderableType] = [
-            Text(""),
-            *notes,
-            Text(t(lang, "ui.committed", effect=effect_name(lang, kind)), style="bold"),
-            Text("➜ " + shown, style="bold yellow"),
-            Text(
-                "   "
-                + t(lang, "ui.pool", cards=cards_text(lang, counts_to_str(pool)))
-                + f"   [{counts_to_str(pool)}]"
-            ),
-        ]
-        prefix = option[:-1].strip()
+        exp = self.game.expand(self.state, step)
+        below = {c.text: c for c in exp.choices}
+        full = self.screen.order(list(below))
+        head: list[RenderableType] = [Text(""), *notes]
+        if step.hidden:
+            head += self.screen.reveal(self.state, seat, step, exp, self.names, lang)
+        back = not step.hidden
+        prefix = common_prefix(full)
         errors: list[RenderableType] = []
         while True:
-            view = list_view(full, lang, self.names, t(lang, "ui.choices"), back=False)
+            view = list_view(full, lang, self.describe, t(lang, "ui.choices"), back=back)
             self.show(seat, [*head, view, *errors])
             errors = []
-            ans = self.ask(t(lang, "ui.prompt_reveal"))
+            ans = self.ask(t(lang, "ui.prompt_reveal" if step.hidden else "ui.prompt"))
             if not ans or self.command(ans, seat):
                 continue
+            picked: Choice | None = None
             if ans.isdigit():
                 n = int(ans)
-                if 1 <= n <= len(full):
-                    g.apply(full[n - 1])
-                    return
-                errors.append(self.error(t(lang, "ui.bad_number", n=n, lo=1, hi=len(full))))
-                continue
-            picked = None
-            for text in (ans, f"{prefix} {ans}"):
-                try:
-                    canon = format_move(parse_move(text))
-                except NotationError:
+                if back and n == 0:
+                    return False
+                if not 1 <= n <= len(full):
+                    lo = 0 if back else 1
+                    errors.append(self.error(t(lang, "ui.bad_number", n=n, lo=lo, hi=len(full))))
                     continue
-                if canon in full:
-                    picked = canon
-                    break
-            if picked is not None:
-                g.apply(picked)
-                return
-            errors.append(self.error(t(lang, "ui.not_a_choice", move=ans)))
+                picked = below[full[n - 1]]
+            else:
+                for text in (ans, f"{prefix} {ans}"):
+                    try:
+                        canon = self.game.canonical(text)
+                    except MoveError:
+                        continue
+                    if canon in below:
+                        picked = below[canon]
+                        break
+                if picked is None:
+                    errors.append(self.error(t(lang, "ui.not_a_choice", move=ans)))
+                    continue
+            if picked.final:
+                self.game.apply_choice(self.state, picked)
+                return True
+            if self.step(seat, picked, []):
+                return True
+
+
+__all__ = ["Session", "screen_of"]

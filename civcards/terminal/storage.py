@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from ..carta import GameState, write_record
+from ..game_api import Game
 
 
-def save_record(path: Path, g: GameState, names: list[str]) -> None:
-    """Write the record of ``g`` to ``path``; the old file stays whole if this fails."""
-    text = write_record(g, names, indent=1) + "\n"
+def record_text(game: Game, state: Any, names: list[str]) -> str:
+    """The record of ``state`` as the file holds it (JSON, one space of indent)."""
+    return json.dumps(game.record(state, names), ensure_ascii=False, indent=1) + "\n"
+
+
+def save_record(path: Path, game: Game, state: Any, names: list[str]) -> None:
+    """Write the record of ``state`` to ``path``; the old file stays whole if this fails."""
+    text = record_text(game, state, names)
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:

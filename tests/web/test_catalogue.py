@@ -17,7 +17,7 @@ STATIC = Path(__file__).resolve().parents[2] / "civcards" / "server"
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
-    for path in [*STATIC.glob("static/*.js"), *STATIC.glob("templates/*.html")]:
+    for path in [*STATIC.glob("static/**/*.js"), *STATIC.glob("templates/*.html")]:
         text = path.read_text()
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z_.]+)["']""", text))
         keys |= set(re.findall(r"""data-i18n=["']([a-z_]+\.[a-z_.]+)["']""", text))

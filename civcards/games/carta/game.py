@@ -105,17 +105,13 @@ class CartaGame:
     def from_record(self, record: Mapping[str, Any]) -> GameState:
         try:
             rec = carta.record_from_obj(dict(record))
-            state = rec.new_state()
+            # the words of `civcards replay`: "move 3 ('end') is illegal: ..."
+            replayed = carta.replay(rec)
         except (carta.NotationError, carta.ConfigError) as e:
             raise RecordError(str(e)) from None
-        for i, text in enumerate(rec.moves):
-            if not isinstance(text, str):
-                raise MoveError(f"move {i + 1} is not a string but {json.dumps(text)}")
-            try:
-                self.play(state, text)
-            except MoveError as e:
-                raise MoveError(f"move {i + 1} ({text.strip()!r}): {e}") from None
-        return state
+        if replayed.error is not None:
+            raise MoveError(replayed.error)
+        return replayed.state
 
     def record(self, state: GameState, names: Sequence[str] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = json.loads(
@@ -263,6 +259,20 @@ class CartaGame:
         from .web import web_view
 
         return web_view(state, seat, names, lang)
+
+    # -- terminal ------------------------------------------------------------------------
+
+    def terminal_screen(self) -> Any:
+        from .screen import SCREEN
+
+        return SCREEN
+
+    # -- research --------------------------------------------------------------------------
+
+    def encoding(self) -> Any | None:
+        from .encoding import ENCODING
+
+        return ENCODING
 
     # -- optional capabilities -----------------------------------------------------------
 

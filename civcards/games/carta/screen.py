@@ -1,12 +1,15 @@
-"""The table as Rich renderables, built from one seat's observation only (R25).
+"""CIV at the terminal: its board, help, log, result and menu words, drawn with Rich.
 
-Everything drawn here comes from :class:`civcards.carta.Observation`, so no
-other seat's hand can reach the screen.
+Everything drawn from a position comes from one seat's
+:class:`civcards.carta.Observation`, so no other seat's hand can reach the
+screen (R25). Only the terminal imports this module (through
+``Game.terminal_screen()``): Rich never loads in the web process.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -14,10 +17,24 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..carta import Observation
-from ..carta.cards import str_to_counts
-from ..games.carta.text import LETTERS, cards_text, describe_move, seat_label
-from ..i18n import domain_name, effect_name, t
+from ...carta import GameState, Observation, observe
+from ...carta.cards import counts_to_str, str_to_counts
+from ...carta.explain import why_illegal
+from ...carta.moves import EFFECT_KINDS, parse_move
+from ...carta.observation import public_move_text
+from ...game_api import Choice, Expansion
+from ...i18n import domain_name, effect_name, t
+from .text import (
+    LETTERS,
+    cards_text,
+    describe_move,
+    hegemony_domain,
+    move_kind,
+    seat_label,
+    sides,
+    tiebreak_text,
+    winners_text,
+)
 
 ERAS = ("I", "II", "III")
 DOMAIN_STYLES = ("red", "magenta", "yellow", "cyan", "green", "blue")
@@ -321,3 +338,216 @@ def help_view(lang: str, thresholds: tuple[int, int, int]) -> Group:
         Text(""),
         Text(t(lang, "help.commands"), style="bright_black"),
     )
+
+
+def majority_table(g: GameState, names: Sequence[str], lang: str) -> Table:
+    """Cards per seat and domain, ✓ on each majority, and the points (by team in R24)."""
+    table = Table(
+        box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, title=t(lang, "term.majorities")
+    )
+    table.add_column(t(lang, "ui.seat"), no_wrap=True)
+    for d in range(6):
+        table.add_column(
+            Text(domain_name(lang, d), style="bold " + DOMAIN_STYLES[d]), justify="center"
+        )
+    table.add_column(t(lang, "ui.points"), justify="right")
+    best = [max(a[d] for a in g.areas) for d in range(6)]
+    points = g.points or []
+    winners = set(g.winners)
+    for s in range(g.n):
+        label = Text(f"{s} {names[s]}", style="bold green" if s in winners else "")
+        if g.teams:
+            label.append(f" [{team_letter(s)}]", style="bright_black")
+        row: list[RenderableType] = [label]
+        for d in range(6):
+            c = g.areas[s][d]
+            top = c == best[d] and c > 0
+            row.append(Text(f"{c}{' ✓' if top else ''}", style="bold" if top else ""))
+        row.append("" if g.teams else str(points[s] if s < len(points) else ""))
+        table.add_row(*row)
+    if g.teams:
+        for team, seats in enumerate(sides(g)):
+            label = Text(
+                t(lang, "ui.team_name", seats=f"{team_letter(team)} ({seats[0]}+{seats[1]})"),
+                style="bold green" if seats[0] in winners else "bold",
+            )
+            row = [label]
+            for d in range(6):
+                scored = best[d] > 0 and any(g.areas[s][d] == best[d] for s in seats)
+                row.append(Text("✓" if scored else "", style="bold"))
+            row.append(str(points[team] if team < len(points) else ""))
+            table.add_row(*row)
+    return table
+
+
+def result_view(g: GameState, names: Sequence[str], lang: str) -> Group:
+    """The end of the game: who won and how."""
+    parts: list[RenderableType] = [
+        Text(t(lang, "ui.game_over"), style="bold reverse"),
+        Text(winners_text(g, names, lang), style="bold green"),
+    ]
+    if g.victory == "hegemony":
+        d, count, need = hegemony_domain(g)
+        parts.append(
+            Text(t(lang, "ui.by_hegemony", count=count, domain=domain_name(lang, d), need=need))
+        )
+    elif g.victory == "majority":
+        parts.append(Text(t(lang, "ui.by_majority")))
+        parts.append(majority_table(g, names, lang))
+        parts.append(Text(t(lang, "ui.majority_legend"), style="bright_black"))
+        tb = tiebreak_text(g, lang)
+        if tb:
+            parts.append(Text(tb, style="bold"))
+    return Group(*parts)
+
+
+# -- menus ---------------------------------------------------------------------------
+
+_KIND_ORDER = {k: i for i, k in enumerate(("end", "play", "keep", "take", *EFFECT_KINDS))}
+_CARD_ORDER = str.maketrans("MRESCU", "012345")
+
+
+def order_options(options: Sequence[str]) -> list[str]:
+    """``end`` first, then play/draft moves, then the effects in the order of the rules.
+
+    Within one kind, cards go in the order of the domains (M R E S C U).
+
+    >>> order_options(["attack C", "end", "attack M"])
+    ['end', 'attack M', 'attack C']
+    """
+    return sorted(
+        options, key=lambda o: (_KIND_ORDER.get(move_kind(o), 99), o.translate(_CARD_ORDER))
+    )
+
+
+# -- the screen ------------------------------------------------------------------------
+
+
+class CartaScreen:
+    """CIV's :class:`civcards.terminal.protocol.TerminalScreen`."""
+
+    def board(
+        self,
+        state: GameState,
+        viewer: int | None,
+        names: Sequence[str],
+        lang: str,
+        *,
+        final: bool = False,
+    ) -> RenderableType:
+        g = state
+        if final:
+            obs = observe(g, viewer if viewer is not None else 0)
+            return board(obs, names, lang, viewer=None, recent=g.n)
+        assert viewer is not None
+        return board(
+            observe(g, viewer),
+            names,
+            lang,
+            viewer=viewer,
+            hand_limit=g.hand_size(viewer),
+            recent=min(6, g.n + 2),
+        )
+
+    def help(self, state: GameState, lang: str) -> RenderableType:
+        return help_view(lang, state.thresholds)
+
+    def log(self, state: GameState, viewer: int, names: Sequence[str], lang: str) -> RenderableType:
+        lines = history_lines(observe(state, viewer), names, lang, None)
+        head = Text(t(lang, "ui.all_moves"), style="bold underline")
+        return Group(head, *(lines or [Text(t(lang, "ui.no_moves"))]))
+
+    def result(self, state: GameState, names: Sequence[str], lang: str) -> RenderableType:
+        return result_view(state, names, lang)
+
+    def moves_made(self, state: GameState) -> int:
+        return len(state.history)
+
+    def spectator_line(
+        self, state: GameState, start: int, turn: int, names: Sequence[str], lang: str
+    ) -> RenderableType:
+        g = state
+        mover = g.movers[start]
+        texts = [public_move_text(g, i, None) for i in range(start, len(g.history))]
+        line = Text(f"{t(lang, 'ui.turn', n=turn)} ", style="bright_black")
+        line.append(f"{seat_label(list(names), mover)}: ", style="bold")
+        line.append(past_moves_text(lang, texts, names))
+        line.append("   [" + "; ".join(texts) + "]", style="bright_black")
+        return line
+
+    def order(self, texts: Sequence[str]) -> list[str]:
+        return order_options(texts)
+
+    def kind(self, text: str) -> str:
+        return move_kind(text)
+
+    def group_label(self, kind: str, count: int, lang: str) -> str:
+        key = "move.group_play" if kind == "play" else "move.group"
+        eff = effect_name(lang, kind) if kind not in ("play", "keep", "take") else kind
+        return t(lang, key, effect=eff, count=count)
+
+    def hidden_step(
+        self, state: GameState, text: str, choices: Sequence[Choice], lang: str
+    ) -> tuple[Choice, str] | None:
+        # Discovery and Inquisition show hidden cards first: choosing one commits to it
+        m = parse_move(text)
+        steps = {c.text: c for c in choices if c.hidden}
+        step: Choice | None = None
+        if m.kind == "discovery":
+            step = steps.get("discovery discard ?")
+        elif m.kind == "inquisition":
+            step = steps.get(f"inquisition {m.seat} give ?")
+        if step is None:
+            return None
+        return step, t(lang, "ui.commit_first", effect=effect_name(lang, m.kind))
+
+    def refusal(self, state: GameState, text: str) -> str:
+        return why_illegal(state, parse_move(text))
+
+    def reveal(
+        self,
+        state: GameState,
+        seat: int,
+        step: Choice,
+        expansion: Expansion,
+        names: Sequence[str],
+        lang: str,
+    ) -> list[RenderableType]:
+        reveal = str(expansion.reveal or "")
+        words = step.text.split()
+        kind = words[0]
+        if kind == "discovery":
+            shown = (
+                t(lang, "ui.revealed_discovery", cards=cards_text(lang, reveal))
+                if reveal
+                else t(lang, "ui.revealed_discovery_none")
+            )
+        else:
+            shown = t(
+                lang,
+                "ui.revealed_inquisition",
+                seat=seat_label(list(names), int(words[1])),
+                cards=cards_text(lang, reveal),
+            )
+        hand = state.hands[seat]
+        pool = counts_to_str([a + b for a, b in zip(hand, str_to_counts(reveal), strict=True)])
+        return [
+            Text(t(lang, "ui.committed", effect=effect_name(lang, kind)), style="bold"),
+            Text("➜ " + shown, style="bold yellow"),
+            Text("   " + t(lang, "ui.pool", cards=cards_text(lang, pool)) + f"   [{pool}]"),
+        ]
+
+
+SCREEN: Any = CartaScreen()
+
+__all__ = [
+    "DOMAIN_STYLES",
+    "SCREEN",
+    "CartaScreen",
+    "board",
+    "help_view",
+    "history_lines",
+    "majority_table",
+    "order_options",
+    "result_view",
+]

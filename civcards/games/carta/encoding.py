@@ -1,4 +1,8 @@
-"""The fixed action space and the flat observation shared by every research interface.
+"""CIV's action encoding and observation tensor: what the research environments wrap.
+
+``Game.encoding()`` of ``carta`` returns :data:`ENCODING`; the generic shells
+of :mod:`civcards.envs` (PettingZoo, Gymnasium, OpenSpiel) drive a game only
+through it (:class:`civcards.envs.protocol.Encoding`).
 
 Actions
 -------
@@ -35,16 +39,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from ..carta.cards import LETTERS, THRESHOLDS, counts_to_str
-from ..carta.game import OVER, GameState, multisets
-from ..carta.moves import COPYABLE, Move, format_move
-from ..carta.moves import EFFECT_KINDS as ALL_EFFECT_KINDS
-from ..carta.observation import Observation, known_in_hands, observe
+from ...carta.cards import LETTERS, THRESHOLDS, counts_to_str
+from ...carta.game import OVER, GameState, multisets
+from ...carta.moves import COPYABLE, Move, format_move
+from ...carta.moves import EFFECT_KINDS as ALL_EFFECT_KINDS
+from ...carta.observation import Observation, known_in_hands, observe
 
 # ---------------------------------------------------------------------------
 # The action table
@@ -237,6 +241,30 @@ class Table:
         self.pending: Pending | None = None
         self._legal: list[int] | None = None
 
+    @property
+    def state(self) -> GameState:
+        """The game state the table drives."""
+        return self.g
+
+    def encode(self, seat: int | None) -> npt.NDArray[np.float32]:
+        """The observation vector of ``seat`` (:func:`encode`)."""
+        return encode(self, seat)
+
+    def describe(self, seat: int | None) -> str:
+        """What ``seat`` sees, in a few lines (:func:`describe`)."""
+        return describe(self, seat)
+
+    def rewards(self) -> list[float]:
+        """The final rewards (:func:`rewards`); all 0 while the game is on."""
+        return rewards(self.g)
+
+    def action_name(self, action: int) -> str:
+        """The action as its seat would write it now (real seats)."""
+        g = self.g
+        if self.pending is not None:
+            return ACTIONS[action]
+        return action_name(action, g.active, g.n)
+
     def copy(self) -> Table:
         t = Table(self.g.copy())
         p = self.pending
@@ -329,7 +357,7 @@ class Table:
 
     def actions_for(self, move: str) -> list[int]:
         """The action sequence that plays whole move ``move`` now (prefix and picks)."""
-        from ..carta.moves import parse_move
+        from ...carta.moves import parse_move
 
         g = self.g
         m = parse_move(move)
@@ -640,3 +668,46 @@ def describe(table: Table, seat: int | None) -> str:
     if o.finished:
         lines.append(f"over: winners {o.winners} by {o.victory}, points {o.points}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# The capability
+
+
+class CartaEncoding:
+    """CIV's :class:`civcards.envs.protocol.Encoding`."""
+
+    action_size: Final = NUM_ACTIONS
+    observation_shape: Final = (OBS_SIZE,)
+    observation_high: Final = OBS_HIGH
+    actions: Final = ACTIONS
+    observation_layout: Final = OBS_LAYOUT
+    #: the names the research interfaces had before they became generic
+    pettingzoo_name: Final = "civ_carta_v0"
+    gymnasium_id: Final = "civcards/Carta-v0"
+    openspiel_name: Final = "python_civ_carta"
+
+    def table(self, state: GameState) -> Table:
+        return Table(state)
+
+    def legal_mask(self, table: Table) -> npt.NDArray[np.int8]:
+        return table.mask()
+
+    def encode_observation(self, table: Table, seat: int | None) -> npt.NDArray[np.float32]:
+        return encode_observation(table, seat)
+
+    def action_of(self, table: Table, move: str) -> list[int]:
+        return table.actions_for(move)
+
+    def move_of(self, table: Table, action: int) -> str:
+        g = table.g
+        return format_move(move_of(action, g.active, g.n))
+
+    def spiel(self) -> Any:
+        """CIV's OpenSpiel model, with explicit chance nodes (:mod:`.spiel`)."""
+        from .spiel import SPIEL
+
+        return SPIEL
+
+
+ENCODING: Final = CartaEncoding()
