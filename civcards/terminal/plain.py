@@ -123,6 +123,9 @@ class PlainScreen:
         # which hidden step a typed move lies under is the game's to say: why_not tells
         return None
 
+    def unreadable(self, text: str, error: str) -> str:
+        return error
+
     def refusal(self, state: Any, text: str) -> str:
         return self.game.why_not(state, text)
 

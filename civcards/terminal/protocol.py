@@ -75,6 +75,10 @@ class TerminalScreen(Protocol):
         hidden step first: that step and a note saying so; None otherwise."""
         ...
 
+    def unreadable(self, text: str, error: str) -> str:
+        """Why ``text`` cannot be read (``error``: what ``Game.canonical`` said)."""
+        ...
+
     def refusal(self, state: Any, text: str) -> str:
         """Why the typed move ``text`` (canonical) cannot be played now."""
         ...

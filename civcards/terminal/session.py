@@ -327,7 +327,7 @@ class Session:
             try:
                 canon = self.game.canonical(text)
             except MoveError as e:
-                first_error = first_error or str(e)
+                first_error = first_error or self.screen.unreadable(text, str(e))
                 continue
             if canon in by_text:
                 return by_text[canon], None

@@ -20,7 +20,7 @@ from rich.text import Text
 from ...carta import GameState, Observation, observe
 from ...carta.cards import counts_to_str, str_to_counts
 from ...carta.explain import why_illegal
-from ...carta.moves import EFFECT_KINDS, parse_move
+from ...carta.moves import EFFECT_KINDS, NotationError, parse_move
 from ...carta.observation import public_move_text
 from ...game_api import Choice, Expansion
 from ...i18n import domain_name, effect_name, t
@@ -500,6 +500,13 @@ class CartaScreen:
         if step is None:
             return None
         return step, t(lang, "ui.commit_first", effect=effect_name(lang, m.kind))
+
+    def unreadable(self, text: str, error: str) -> str:
+        try:
+            parse_move(text)
+        except NotationError as e:
+            return str(e)  # the notation's own sentence, without the interface's lead
+        return error  # pragma: no cover - called for unreadable moves only
 
     def refusal(self, state: GameState, text: str) -> str:
         return why_illegal(state, parse_move(text))
