@@ -1,7 +1,9 @@
 """``civcards serve [--host 127.0.0.1] [--port 8000] [--db URL] [--redis URL]``: the web table.
 
 Several processes may serve the same games: give them all the same PostgreSQL
-``--db`` and the same ``--redis`` (docs/operations.md).
+``--db`` and the same ``--redis`` (docs/operations.md). Games beyond those that
+ship with civcards are registered at start-up from ``CIVCARDS_EXTRA_GAMES``
+(``module:attribute,...``; docs/web.md).
 """
 
 from __future__ import annotations
@@ -107,6 +109,13 @@ def register(app: typer.Typer) -> None:
                 burst=rate_burst,
                 ws_max_message=ws_max_message,
             )
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        try:
+            from ..server.kinds import load_extra_games
+
+            load_extra_games()  # $CIVCARDS_EXTRA_GAMES (docs/web.md)
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None

@@ -125,6 +125,11 @@ class MoveBody(BaseModel):
         description="The texts of the expanded steps (that hide nothing) this move is below, "
         "from the view's choices down; empty for a choice of the view itself.",
     )
+    lang: str = Field(
+        default="en",
+        max_length=10,
+        description="The language of the words of an expansion: en es de fr pt.",
+    )
 
 
 class MoveResult(BaseModel):
@@ -379,15 +384,13 @@ def create_app(
         summary="Make a move (or expand a step: a hidden one is committed to)",
         responses=ERRORS,
     )
-    async def make_move(
-        game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None, lang: LANG = "en"
-    ) -> MoveResult:
+    async def make_move(game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None) -> MoveResult:
         live = server.get(game_id)
         seat = server.seat_of(live, x_seat_token)
         result = await server.move(live, seat, body.move, body.expected, body.steps)
         exp = result.get("expansion")
         if exp is not None:
-            exp["words"] = words(live, [c["text"] for c in exp["choices"]], lang)
+            exp["words"] = words(live, [c["text"] for c in exp["choices"]], body.lang)
         return MoveResult(**result)
 
     @app.get(

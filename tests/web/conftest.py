@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from civcards.server.loadtest import free_port, wait_serving
+from civcards.loadtest import free_port, wait_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -61,7 +61,7 @@ class ServerProcess:
 
     def _launch_once(self) -> bool:
         """Launch once: True when the server answers on its port, False when the port was taken
-        (:func:`~civcards.server.loadtest.wait_serving`)."""
+        (:func:`~civcards.loadtest.wait_serving`)."""
         cmd = [
             sys.executable,
             "-m",
@@ -145,6 +145,11 @@ def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
     s.start()
     yield s
     s.stop()
+
+
+def texts(choices: list[dict[str, Any]]) -> list[str]:
+    """The texts of a view's choices (``{"text", "final", "hidden"}`` objects)."""
+    return [str(c["text"]) for c in choices]
 
 
 def env_flag(name: str) -> bool:

@@ -14,8 +14,9 @@ import httpx
 import pytest
 
 from civcards import carta
+from civcards.game_api import get_game
 
-from .conftest import ServerProcess
+from .conftest import ServerProcess, texts
 
 H = "X-Seat-Token"
 
@@ -82,7 +83,10 @@ def test_seat_sees_its_hand_spectator_sees_none(server: ServerProcess) -> None:
     assert spec["observation"] == json.loads(json.dumps(carta.observe(local, None).to_dict()))
     # only the seat to move gets options
     mover = local.to_move
-    assert state(server, gid, tokens[mover])["options"] == carta.seat_options(local)
+    # choices are {text, final, hidden}, formatted once, in the game's order
+    offered = state(server, gid, tokens[mover])["options"]
+    assert offered == [c.to_json() for c in get_game("carta").choices(local)]
+    assert texts(offered) == carta.seat_options(local)
     assert state(server, gid, tokens[1 - mover])["options"] == []
 
 
@@ -94,7 +98,7 @@ def test_refused_requests_change_nothing(server: ServerProcess) -> None:
     n = st["move_number"]
     mover = st["game"]["to_move"]
     tok = tokens[mover]
-    legal = state(server, gid, tok)["options"]
+    legal = texts(state(server, gid, tok)["options"])
     bad_cases: list[tuple[httpx.Response, int, str]] = [
         (move(server, gid, None, legal[0], n), 401, "token"),
         (move(server, gid, "x" * 30, legal[0], n), 403, "token"),
@@ -109,7 +113,7 @@ def test_refused_requests_change_nothing(server: ServerProcess) -> None:
         (move(server, gid, tok, 17, n), 422, "move"),
         (move(server, gid, tok, legal[0], "one"), 422, "expected"),
         (move(server, gid, tok, legal[0], -1), 422, "expected"),
-        (move(server, gid, tok, "discovery discard ?", n), 422, "not one of your choices"),
+        (move(server, gid, tok, "discovery discard ?", n), 400, "cannot be read"),
         (move(server, gid, tok, "discovery discard MMRRS", n), 422, "not one of your choices"),
         (move(server, "nosuchgame", tok, legal[0], n), 404, "no such game"),
         (move(server, "x" * 40, tok, legal[0], n), 422, "game_id"),
@@ -150,11 +154,14 @@ def test_bad_games_are_refused(server: ServerProcess) -> None:
     url = server.base + "/api/games"
     cases = [
         ({"players": 5, "seats": [{"kind": "human"}] * 5}, "players"),
-        ({"players": 3, "teams": True, "seats": [{"kind": "human"}] * 3}, "team"),
+        ({"players": 3, "options": {"teams": True}, "seats": [{"kind": "human"}] * 3}, "team"),
+        ({"game": "chess", "players": 2, "seats": [{"kind": "human"}] * 2}, "the games are"),
+        ({"players": 2, "options": {"colour": "red"}, "seats": [{"kind": "human"}] * 2}, "option"),
+        ({"players": 2, "deal": "basic", "seats": [{"kind": "human"}] * 2}, "deal"),
         ({"players": 2, "seats": [{"kind": "human"}] * 3}, "seats"),
         ({"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "godlike"}]}, "bot"),
         ({"players": 2, "seats": [{"kind": "alien"}, {"kind": "human"}]}, "kind"),
-        ({"players": 2, "deal": "poker", "seats": [{"kind": "human"}] * 2}, "deal"),
+        ({"players": 2, "options": {"deal": "poker"}, "seats": [{"kind": "human"}] * 2}, "deal"),
         ({"players": 2, "seats": [{"kind": "human", "name": "a\x00b"}] * 2}, "name"),
         ({"players": 2, "seats": [{"kind": "human", "name": "n" * 41}] * 2}, "name"),
         ({"players": 2}, "seats"),
@@ -171,7 +178,7 @@ def test_a_move_is_applied_once(server: ServerProcess) -> None:
     gid, tokens = two_humans(server, seed=5)
     st = state(server, gid, tokens[0])
     tok = to_move_token(st, tokens)
-    opts = state(server, gid, tok)["options"]
+    opts = texts(state(server, gid, tok)["options"])
     r1 = move(server, gid, tok, opts[0], 0)
     assert r1.status_code == 200 and r1.json()["applied"] == opts[0]
     assert r1.json()["move_number"] == 1
@@ -185,7 +192,7 @@ def test_a_move_is_applied_once(server: ServerProcess) -> None:
 def test_non_canonical_notation_is_accepted(server: ServerProcess) -> None:
     gid, tokens = two_humans(server, seed=9)
     tok = to_move_token(state(server, gid, tokens[0]), tokens)
-    opt = state(server, gid, tok)["options"][0]  # e.g. "play M"
+    opt = state(server, gid, tok)["options"][0]["text"]  # e.g. "play M"
     r = move(server, gid, tok, "  " + opt.upper().replace(" ", "   ") + " ", 0)
     assert r.status_code == 200, r.text
     assert r.json()["applied"] == opt
@@ -206,7 +213,7 @@ def test_join_sets_the_name(server: ServerProcess) -> None:
 def play_random(
     server: ServerProcess, gid: str, tokens: list[str | None], rng: random.Random, limit: int
 ) -> int:
-    """Play random options for the human seats (committing to '?' options too)."""
+    """Play random choices for the human seats (committing to hidden steps too)."""
     made = 0
     waited = 0
     while made < limit:
@@ -224,7 +231,7 @@ def play_random(
             choice = rng.choice(st["pending"]["choices"])
         else:
             choice = rng.choice(st["options"])
-        r = move(server, gid, tok, choice, st["move_number"])
+        r = move(server, gid, tok, choice["text"], st["move_number"])
         assert r.status_code == 200, r.text
         made += 1
     return made
@@ -262,17 +269,17 @@ def test_full_game_against_a_bot_then_record_and_rematch(server: ServerProcess) 
 def find_hidden_choice(
     server: ServerProcess, gid: str, tokens: list[str], rng: random.Random
 ) -> tuple[str, dict[str, Any]] | None:
-    """Play random non-'?' moves until a '?' option is offered; its seat's token and view."""
+    """Play random final choices until a hidden step is offered; its seat's token and view."""
     for _ in range(600):
         info = httpx.get(f"{server.base}/api/games/{gid}").json()
         if info["status"] == "finished":
             return None
         tok = tokens[info["to_move"]]
         st = state(server, gid, tok)
-        hidden = [o for o in st["options"] if o.endswith("?")]
+        hidden = [o for o in st["options"] if o["hidden"]]
         if hidden:
             return tok, st
-        opts = st["options"]
+        opts = texts(st["options"])
         # prefer plays and effects over ending, to reach Science/Religion discards
         non_end = [o for o in opts if o != "end"]
         choice = rng.choice(non_end) if non_end and rng.random() < 0.7 else rng.choice(opts)
@@ -296,7 +303,9 @@ def test_pending_choice_reveals_only_to_its_seat_and_survives_restart(
     seat = st["seat"]
     other = tokens[1 - seat]
     n = st["move_number"]
-    option = next(o for o in st["options"] if o.endswith("?"))
+    step = next(o for o in st["options"] if o["hidden"])
+    assert not step["final"]
+    option = step["text"]
     # a full move of that kind, without committing first, is refused the same way
     kind = option.split()[0]
     before = snapshot(server, gid, tokens)
@@ -314,8 +323,8 @@ def test_pending_choice_reveals_only_to_its_seat_and_survives_restart(
     res = r.json()
     assert res["applied"] is None and res["move_number"] == n
     pending = res["pending"]
-    assert pending["option"] == option and pending["choices"]
-    assert all(c.startswith(kind) and not c.endswith("?") for c in pending["choices"])
+    assert pending["option"] == option and pending["hidden"] and pending["choices"]
+    assert all(c["text"].startswith(kind) and c["final"] for c in pending["choices"])
     mine = state(server, gid, tok)
     assert mine["pending"] == pending and mine["options"] == []
     # nobody else hears of it
@@ -329,7 +338,7 @@ def test_pending_choice_reveals_only_to_its_seat_and_survives_restart(
     # the commitment survives a crash of the server
     server.restart(hard=True)
     assert state(server, gid, tok)["pending"] == pending
-    choice = pending["choices"][-1]
+    choice = pending["choices"][-1]["text"]
     r = move(server, gid, tok, choice, n)
     assert r.status_code == 200 and r.json()["applied"] == choice
     after = state(server, gid, tok)
@@ -366,7 +375,7 @@ def test_restart_rebuilds_the_same_views(own_server: ServerProcess) -> None:
 
 
 def test_bots_play_a_whole_game_by_themselves(server: ServerProcess) -> None:
-    g = server.create(players=4, teams=True, seats=[{"kind": "bot"}] * 4, seed=2)
+    g = server.create(players=4, options={"teams": True}, seats=[{"kind": "bot"}] * 4, seed=2)
     gid = g["id"]
     for _ in range(100):
         info = httpx.get(f"{server.base}/api/games/{gid}").json()

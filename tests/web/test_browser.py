@@ -16,6 +16,7 @@ import pytest
 
 from civcards import carta
 from civcards.bots import bot_move, make_bot
+from civcards.game_api import get_game
 
 from .conftest import ARTIFACTS, ServerProcess
 from .test_api import find_hidden_choice
@@ -404,7 +405,7 @@ def test_hidden_choice_is_committed_before_the_cards_show(
     assert found
     tok, st = found
     seat = st["seat"]
-    kind = next(o for o in st["options"] if o.endswith("?")).split()[0]
+    kind = next(o["text"] for o in st["options"] if o["hidden"]).split()[0]
     page = context.new_page()
     page.goto(f"{server.base}/game/{g['id']}#seat={seat}&token={tok}")
     wait_turn(page, seat)
@@ -439,8 +440,7 @@ def test_draft_team_game_and_spectator_on_a_phone(server: ServerProcess, browser
     """A 4-player team game with the draft: keep and take by clicking; a spectator on a phone."""
     g = server.create(
         players=4,
-        deal="draft",
-        teams=True,
+        options={"deal": "draft", "teams": True},
         seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}],
         seed=9,
     )
@@ -494,7 +494,8 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
             g = server.create(players=2, seats=[{"kind": "human"}] * 2, seed=500 + seed)
             tokens = [s["token"] for s in g["seats"]]
             local = carta.new_game(2, seed=500 + seed)  # to let a greedy bot choose the moves
-            bot = make_bot("greedy", seed=seed)
+            civ = get_game("carta")
+            bot = make_bot(civ, "greedy", seed)
             for i in range(250):
                 # a seat's token: the driver's many requests count against that seat's rate
                 # limit (limits.py), not against the address it shares with the browsers
@@ -507,8 +508,8 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
                     f"/api/games/{g['id']}/state",
                     headers={"X-Seat-Token": tokens[seat]},
                 ).json()
-                opts = st["options"]
-                kinds = {o.split()[0] for o in opts if not o.endswith("?")}
+                opts = [o["text"] for o in st["options"]]
+                kinds = {o["text"].split()[0] for o in st["options"] if o["final"]}
                 new = kinds - covered - {"play", "keep", "take", "end"}
                 if new:
                     kind = sorted(new)[0]
@@ -540,11 +541,15 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
                     page.click('#actions button[data-key="cancel"]')
                     assert page.locator(f'#actions button.effect[data-kind="{kind}"]').count()
                     covered.add(kind)
-                mv = bot_move(bot, carta.GAME, local)
-                if mv not in opts:  # a hidden choice: commit to it first
+                mv = bot_move(bot, civ, local)
+                if mv not in opts:  # below a hidden step: commit to it first
                     words = mv.split()
                     prefix = " ".join(words[:2] if words[0] == "inquisition" else words[:1])
-                    option = next(o for o in opts if o.startswith(prefix) and o.endswith("?"))
+                    option = next(
+                        o["text"]
+                        for o in st["options"]
+                        if o["hidden"] and o["text"].startswith(prefix + " ")
+                    )
                     r = http.post(
                         f"/api/games/{g['id']}/moves",
                         json={"move": option, "expected": st["move_number"]},

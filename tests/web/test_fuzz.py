@@ -74,7 +74,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
         v = http.get(f"/api/games/{a['id']}/state", headers={H: tokens[0]}).json()
         mover = v["game"]["to_move"]
         opts = http.get(f"/api/games/{a['id']}/options", headers={H: tokens[mover]}).json()
-        mv = rng.choice([o for o in opts["options"] if not o.endswith("?")])
+        mv = rng.choice([o["text"] for o in opts["options"] if o["final"]])
         r = http.post(
             f"/api/games/{a['id']}/moves",
             json={"move": mv, "expected": v["move_number"]},
@@ -276,7 +276,7 @@ def test_replays_and_other_seats_moves_are_refused_without_a_trace(table: Table)
     assert_problem(r)
     mine = table.http.get(f"/api/games/{table.gid}/options", headers={H: table.tokens[mover]})
     o = mine.json()  # the mover's choices (or those of the choice it committed to)
-    legal = o["pending"]["choices"][0] if o["pending"] else o["options"][0]
+    legal = (o["pending"]["choices"] if o["pending"] else o["options"])[0]["text"]
     for token in [t for i, t in enumerate(table.tokens) if i != mover]:
         r = table.http.post(move_url, json={"move": legal, "expected": n}, headers={H: token})
         assert r.status_code == 409 and r.json()["code"] == "not_your_turn"

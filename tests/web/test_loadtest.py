@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from civcards.server.loadtest import percentile
+from civcards.loadtest import percentile
 
 pytest.importorskip("websockets")
 
@@ -81,7 +81,7 @@ def taken_port(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     functions (the load test's and the web tests' fixture's), as a race would."""
     import socket
 
-    import civcards.server.loadtest as lt
+    import civcards.loadtest as lt
 
     from . import conftest
 
@@ -101,7 +101,7 @@ def test_own_server_moves_to_another_port_when_its_port_is_taken(taken_port: int
     """A port found free can be taken before the server binds it (another test's server, say):
     the load test's own server then starts again on another port instead of failing, and the
     server that answers is its own."""
-    import civcards.server.loadtest as lt
+    import civcards.loadtest as lt
 
     srv = lt.OwnServer(0.0)
     try:
@@ -119,7 +119,7 @@ def test_test_server_moves_to_another_port_when_its_port_is_taken(
     """The web tests' own server fixture has the same guard: a port taken between finding it
     and binding it is traded for another, and the server that answers is its own; a restart
     keeps the port it ran on."""
-    from civcards.server.loadtest import listens_on
+    from civcards.loadtest import listens_on
 
     from . import conftest
 

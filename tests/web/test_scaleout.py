@@ -115,8 +115,8 @@ def post_move(base: str, gid: str, token: str, mv: str, expected: int) -> httpx.
 
 def choose(st: dict[str, Any], rng: random.Random) -> str:
     if st["pending"]:
-        return str(rng.choice(st["pending"]["choices"]))
-    return str(rng.choice(st["options"]))
+        return str(rng.choice(st["pending"]["choices"])["text"])
+    return str(rng.choice(st["options"])["text"])
 
 
 Acked = dict[tuple[str, int], str]  # (game, index in the record) -> the move answered 200
@@ -243,7 +243,7 @@ def test_a_move_through_one_process_reaches_clients_of_the_other(
         for w in [*watchers.values(), spectator]:
             w.wait_for(lambda f: f.get("move_number") == 0)
         st = get_state(b.base, gid, tokens[seat])
-        mv = next(o for o in st["options"] if not o.endswith("?"))
+        mv = next(o["text"] for o in st["options"] if o["final"])
         r = post_move(b.base, gid, tokens[seat], mv, 0)
         assert r.status_code == 200, r.text
         engine.apply(r.json()["applied"])

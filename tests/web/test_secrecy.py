@@ -16,8 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from civcards import carta
+from civcards.game_api import Choice, get_game
 
-from .conftest import ServerProcess
+from .conftest import ServerProcess, texts
+
+CIV = get_game("carta")
 
 H = "X-Seat-Token"
 
@@ -29,14 +32,19 @@ def jsonish(x: Any) -> Any:
 def expected_view(
     g: carta.GameState, seat: int | None, pending: tuple[int, str] | None
 ) -> dict[str, Any]:
-    options: list[str] = []
+    options: list[dict[str, Any]] = []
     pend = None
     if seat is not None and g.to_move == seat:
         if pending is not None and pending[0] == seat:
-            reveal, full = carta.expand(g, pending[1])
-            pend = {"option": pending[1], "reveal": reveal, "choices": full}
+            exp = CIV.expand(g, Choice(pending[1], final=False, hidden=True))
+            pend = {
+                "option": pending[1],
+                "hidden": True,
+                "reveal": jsonish(exp.reveal),
+                "choices": [c.to_json() for c in exp.choices],
+            }
         else:
-            options = carta.seat_options(g)
+            options = [c.to_json() for c in CIV.choices(g)]
     return {
         "seat": seat,
         "move_number": len(g.history),
@@ -71,11 +79,13 @@ def check_views(
         assert [(e["seat"], e["text"]) for e in view["log"]] == list(
             zip(obs["movers"], obs["history"], strict=True)
         )
-        shown = exp["options"] + (exp["pending"]["choices"] if exp["pending"] else [])
+        shown = texts(exp["options"])
+        if exp["pending"]:
+            shown += [exp["pending"]["option"], *texts(exp["pending"]["choices"])]
         assert set(view["words"]) == set(shown)
         assert view["names"] == [s["name"] or f"Seat {i + 1}" for i, s in enumerate(game["seats"])]
         assert (view["result"] is None) == (not g.finished)
-        extra = set(view) - set(exp) - {"log", "words", "names", "lang", "result"}
+        extra = set(view) - set(exp) - {"log", "words", "names", "lang", "result", "board"}
         assert not extra, extra
 
 
@@ -90,7 +100,10 @@ def test_no_view_holds_another_seats_hand(
     server: ServerProcess, seed: int, players: int, deal: str, picks: list[int]
 ) -> None:
     created = server.create(
-        players=players, deal=deal, seats=[{"kind": "human"}] * players, seed=seed
+        players=players,
+        options={"deal": deal},
+        seats=[{"kind": "human"}] * players,
+        seed=seed,
     )
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
@@ -103,11 +116,12 @@ def test_no_view_holds_another_seats_hand(
         seat = g.to_move
         assert seat is not None
         if pending is not None:
-            _reveal, full = carta.expand(g, pending[1])
-            mv = full[pick % len(full)]
+            full = CIV.expand(g, Choice(pending[1], final=False, hidden=True)).choices
+            choice = full[pick % len(full)]
         else:
-            opts = carta.seat_options(g)
-            mv = opts[pick % len(opts)]
+            opts = CIV.choices(g)
+            choice = opts[pick % len(opts)]
+        mv = choice.text
         r = httpx.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": mv, "expected": len(g.history)},
@@ -115,10 +129,9 @@ def test_no_view_holds_another_seats_hand(
             timeout=10,
         )
         assert r.status_code == 200, r.text
-        if mv.endswith("?"):
+        if choice.hidden:
             pending = (seat, mv)
-            reveal, full = carta.expand(g, mv)
-            assert r.json()["pending"] == {"option": mv, "reveal": reveal, "choices": full}
+            assert r.json()["pending"] == expected_view(g, seat, pending)["pending"]
         else:
             g.apply(mv)
             pending = None

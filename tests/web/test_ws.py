@@ -12,9 +12,10 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from civcards import carta
+from civcards.game_api import Choice
 
-from .conftest import ServerProcess
-from .test_secrecy import expected_view
+from .conftest import ServerProcess, texts
+from .test_secrecy import CIV, expected_view
 
 H = "X-Seat-Token"
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used")
@@ -60,16 +61,17 @@ def test_frames_are_each_seats_own_view(server: ServerProcess) -> None:
             mover = g.to_move
             assert mover is not None
             if pending:
-                mv = rng.choice(carta.expand(g, pending[1])[1])
+                choice = rng.choice(CIV.expand(g, Choice(pending[1], False, True)).choices)
             else:
-                mv = rng.choice(carta.seat_options(g))
+                choice = rng.choice(CIV.choices(g))
+            mv = choice.text
             r = httpx.post(
                 f"{server.base}/api/games/{gid}/moves",
                 json={"move": mv, "expected": len(g.history)},
                 headers={H: tokens[mover]},
             )
             assert r.status_code == 200, r.text
-            if mv.endswith("?"):
+            if choice.hidden:
                 pending = (mover, mv)
             else:
                 g.apply(mv)
@@ -121,7 +123,7 @@ def test_bot_moves_arrive_live(server: ServerProcess) -> None:
         n = f["move_number"]
         # the human ends the turn quickly; the bot's moves come as frames
         for _ in range(20):
-            opts = f["options"]
+            opts = texts(f["options"])
             mv = "end" if "end" in opts else opts[0]
             r = httpx.post(
                 f"{server.base}/api/games/{gid}/moves",

@@ -51,7 +51,8 @@ const table = {
   gameId,
   name,
   myTurn,
-  send: (move) => send(move),
+  /** Send a move (or a step) with the steps that hide nothing it is below. */
+  send: (move, steps = []) => send(move, steps),
   render: () => render(),
   /** The words of a choice's text (from the server), else null. */
   words: (text) => (view && view.words && view.words[text]) || null,
@@ -119,14 +120,14 @@ function onView(v) {
 
 // -- moves --
 
-async function send(move) {
+async function send(move, steps = []) {
   if (busy || !view) return;
   busy = true;
   const mine = ++sendSeq;
   const expected = view.move_number;
   $("error").textContent = "";
-  const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/moves?lang=${currentLang()}`, {
-    token, body: { move, expected },
+  const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/moves`, {
+    token, body: { move, expected, steps, lang: currentLang() },
   });
   if (sendSeq === mine) busy = false;
   if (!r.ok) {

@@ -19,7 +19,7 @@ function use(table) {
 const name = (s) => T.name(s);
 const send = (move) => T.send(move);
 const myTurn = () => T.myTurn();
-const render = () => T.render();
+const rerender = () => T.render();
 const optionTexts = () => view.options.map((o) => o.text);
 
 // -- words and icons of the domains and effects --
@@ -260,7 +260,7 @@ function renderActions() {
   }
   box.innerHTML = html;
   for (const b of box.querySelectorAll("button.effect")) {
-    b.addEventListener("click", () => { walk = { prefix: [b.dataset.kind], picks: "", pending: false }; render(); });
+    b.addEventListener("click", () => { walk = { prefix: [b.dataset.kind], picks: "", pending: false }; rerender(); });
   }
   for (const b of box.querySelectorAll("button[data-move]")) b.addEventListener("click", () => send(b.dataset.move));
 }
@@ -366,10 +366,10 @@ function renderWalk(box) {
     b.addEventListener("click", () => {
       if (!walk) return;
       if (b.dataset.send) send(b.dataset.send);
-      else if (b.dataset.cancel) { walk = null; render(); }
-      else if (b.dataset.pick) { walk.picks += b.dataset.pick; render(); }
-      else if (b.dataset.unpick) { walk.picks = walk.picks.slice(0, -1); render(); }
-      else if (b.dataset.tok) { walk.prefix.push(b.dataset.tok); walk.picks = ""; render(); }
+      else if (b.dataset.cancel) { walk = null; rerender(); }
+      else if (b.dataset.pick) { walk.picks += b.dataset.pick; rerender(); }
+      else if (b.dataset.unpick) { walk.picks = walk.picks.slice(0, -1); rerender(); }
+      else if (b.dataset.tok) { walk.prefix.push(b.dataset.tok); walk.picks = ""; rerender(); }
     });
   }
 }

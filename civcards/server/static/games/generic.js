@@ -6,7 +6,7 @@ import { esc, t } from "../common.js";
 
 let T = null;
 let view = null;
-let opened = null; // an expanded step that hides nothing: {option, choices, reveal}
+let opened = []; // the expanded steps that hide nothing, outermost first: {option, choices, reveal}
 const $ = (id) => document.getElementById(id);
 
 function use(table) {
@@ -16,12 +16,12 @@ function use(table) {
 
 export function onView(table, changed) {
   use(table);
-  if (changed) opened = null;
+  if (changed) opened = [];
 }
 
 export function onExpansion(table, expansion) {
   use(table);
-  opened = expansion;
+  opened.push(expansion);
 }
 
 export function turnText(table) {
@@ -67,7 +67,7 @@ function renderActions() {
     return;
   }
   box.hidden = false;
-  const p = view.pending || opened;
+  const p = opened.length ? opened[opened.length - 1] : view.pending;
   const choices = p ? p.choices : view.options;
   let html = "";
   if (p) {
@@ -79,12 +79,12 @@ function renderActions() {
     const warn = c.hidden ? ` title="${esc(t("web.reveal_warning"))}"` : "";
     return `<button type="button" class="${c.final ? "choice" : "step"}" data-send="${esc(c.text)}" data-key="choice-${i}"${warn}>${esc(label(c.text))}${c.hidden ? " ⚠" : ""}</button>`;
   });
-  if (opened && !view.pending) buttons.push(`<button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button>`);
+  if (opened.length) buttons.push(`<button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button>`);
   html += `<div class="choices" role="group">${buttons.join(" ")}</div>`;
   box.innerHTML = html;
   for (const b of box.querySelectorAll("button")) {
     b.addEventListener("click", () => {
-      if (b.dataset.cancel) { opened = null; T.render(); } else T.send(b.dataset.send);
+      if (b.dataset.cancel) { opened.pop(); T.render(); } else T.send(b.dataset.send, opened.map((e) => e.option));
     });
   }
 }
