@@ -414,6 +414,11 @@ class GameState:
         return self.n
 
     @property
+    def turn(self) -> int:
+        """The round (C15): the platform's turn counter (``game_api.State.turn``)."""
+        return self.round
+
+    @property
     def plot_pile_size(self) -> int:
         return len(self.init_plots) - self.plot_pos
 
