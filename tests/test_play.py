@@ -441,7 +441,9 @@ def test_game_option_flags_are_checked_by_the_game(tmp_path: Path) -> None:
     r = play(["--option", "deal=auction", "--seats", "random,random"], "", tmp_path)
     assert r.returncode == 2 and "the deal is 'basic' or 'draft'" in r.stderr
     r = play(["--option", "nonsense", "--seats", "random,random"], "", tmp_path)
-    assert r.returncode == 2 and "KEY=VALUE" in r.stderr
+    assert r.returncode == 2 and "CIV has no option 'nonsense'" in r.stderr
+    r = play(["--option", "deal=", "--seats", "random,random"], "", tmp_path)
+    assert r.returncode == 2 and "NAME=VALUE" in r.stderr
     save = tmp_path / "o.json"
     r = play(
         ["--option", "deal=draft", "--seats", "random,random", "--seed", "2", "--save", str(save)],

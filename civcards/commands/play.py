@@ -4,7 +4,7 @@ civcards play                              # you and 2 bots, basic deal
 civcards play --seats human,greedy,random --draft --save game.json
 civcards play --resume game.json           # the record says which game it is
 civcards play --seats random,random --seed 1   # bots only: prints the game and result
-civcards play --game NAME --option KEY=VALUE   # any registered game and its options
+civcards play --game NAME --option KEY=VALUE   # any registered game and its options (KEY alone: yes)
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ class PlayOptions:
     no_color: bool = False
     #: the game's registry name; None: the default game, or the record's with --resume
     game: str | None = None
-    #: ``--option KEY=VALUE``, as given
+    #: ``--option KEY=VALUE`` (or ``KEY``: yes), as given
     option: list[str] = field(default_factory=list)
 
 
@@ -108,15 +108,15 @@ def _value(text: str) -> Any:
 
 
 def game_options(game: Game, opts: PlayOptions) -> dict[str, Any]:
-    """The set-up options given: ``--option KEY=VALUE``, and the flags ``--draft``
+    """The set-up options given: ``--option KEY=VALUE`` (``KEY`` alone: yes), and the flags ``--draft``
     and ``--teams``, each of which sets the game's option of that name (a yes/no
     option) or the option that has that value among its choices."""
     out: dict[str, Any] = {}
     for item in opts.option:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise PlayUsageError("", text=f"--option takes KEY=VALUE, not {item!r}")
-        out[key.strip()] = _value(value)
+        if not key.strip() or (sep and not value.strip()):
+            raise PlayUsageError("", text=f"--option takes NAME or NAME=VALUE, not {item!r}")
+        out[key.strip()] = _value(value) if sep else True  # a bare NAME switches it on
     for flag, given in (("draft", opts.draft), ("teams", opts.teams)):
         if not given:
             continue
@@ -315,7 +315,9 @@ def register(app: typer.Typer) -> None:
         option: Annotated[
             list[str] | None,
             typer.Option(
-                "--option", "-o", help="A set-up option of the game, KEY=VALUE (repeatable)."
+                "--option",
+                "-o",
+                help="A set-up option of the game, NAME=VALUE or NAME for yes (repeatable).",
             ),
         ] = None,
     ) -> None:
