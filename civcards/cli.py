@@ -1,5 +1,5 @@
 """The ``civcards`` command line: play, replay, simulate, arena, report, bench, train-value,
-serve, loadtest."""
+serve, loadtest, games."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import typer
 from .commands import (
     arena,
     bench,
+    games,
     loadtest,
     play,
     replay,
@@ -19,13 +20,14 @@ from .commands import (
 
 app = typer.Typer(
     name="civcards",
-    help="CIV: Carta Impera Victoria — play, replay, simulate and benchmark.",
+    help="Card games (CIV: Carta Impera Victoria, and more: `civcards games`) — play, "
+    "replay, simulate and benchmark.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
 
-for module in (play, replay, simulate, arena, report, bench, train_value, serve, loadtest):
+for module in (play, replay, simulate, arena, report, bench, train_value, serve, loadtest, games):
     module.register(app)
 
 

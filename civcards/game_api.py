@@ -325,7 +325,53 @@ class Game(Protocol):
         ...
 
     def sim_row(self, state: Any) -> dict[str, Any]:
-        """The game-specific columns of a finished game's row for ``simulate --out``."""
+        """The game-specific columns of a finished game's row for ``simulate --out``
+        (the names of :meth:`sim_columns`; None for a seat the game does not have)."""
+        ...
+
+    # -- bots ---------------------------------------------------------------------------
+    # (the generic bots, civcards/bots; a game without these members gets the defaults)
+
+    def search_kit(self) -> Any | None:
+        """A fresh search kit for ``ismcts`` (a :class:`civcards.bots.search.SearchKit`:
+        the game's fast move lists, leaf values, model of rivals), or None for the
+        generic kit (the interface and random playouts), offered where the game has a
+        :meth:`determinizer`."""
+        ...
+
+    # -- sims ---------------------------------------------------------------------------
+    # (simulate --out rows and civcards report, civcards/sim)
+
+    def sim_columns(self) -> Mapping[str, str]:
+        """The columns :meth:`sim_row` fills, in file order: name -> ``"int"``,
+        ``"str"`` or ``"bool"`` (for the largest player count)."""
+        ...
+
+    def report_sections(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The game's own sections of ``civcards report``, for the rows of one
+        configuration: dicts with ``key``, ``title``, ``columns`` (labels) and
+        ``values`` (one number a column: the configuration's row of the section's
+        table), optionally ``note`` (Markdown under the table), ``finding`` (one
+        sentence) and ``plot`` (a bar chart of the rows: ``{"file", "title",
+        "label"}``, optional ``"values"`` to plot instead, ``"horizontal": true``)."""
+        ...
+
+    def random_playout(self, state: Any, rng: Any) -> int:
+        """Play ``state`` to its end, each move uniform over the legal moves drawn with
+        ``rng`` (a :class:`random.Random`), as fast as the engine can; the moves played
+        (``civcards bench``: the engine's speed, the yardstick of the bot layer's)."""
+        ...
+
+    # -- command line -------------------------------------------------------------------
+    # (civcards/commands; optional: a game without it gets the generic behaviour)
+
+    def replay_cli(
+        self, text: str, *, json_out: bool = False, legal: bool = False, seat: int | None = None
+    ) -> tuple[int, str]:
+        """``civcards replay`` of the record ``text``: (exit status, what to print).
+        0: it replays to its end; 1: a move is illegal (the position before it); 2: not a
+        valid record (printed on stderr without ``--json``). Without this member the
+        command replays through :meth:`from_record` and :meth:`position_json`."""
         ...
 
     # -- server (the web table) ---------------------------------------------------

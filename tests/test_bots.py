@@ -1,56 +1,97 @@
-"""The bots: legal choices only, no hidden information, and greedy's strength (R25)."""
+"""The bots: looked up per game, legal choices only, no hidden information, greedy's strength
+(R25), the observation computed at most once per decision and only when read."""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from civcards.bots import REGISTRY, Bot, BotError, Decision, bot_move, make_bot
-from civcards.bots.greedy import GreedyBot
-from civcards.carta import GAME, GameState, new_game, observe, seat_options
+from civcards.bots import Bot, BotError, Decision, bot_choice, bot_move, bot_names, make_bot
+from civcards.carta import GameState, new_game, observe
+from civcards.game_api import Choice, Game, get_game, register
+from civcards.games.carta.greedy import GreedyBot
 from civcards.sim import SimConfig, simulate
+
+from . import toygame
+
+CIV = get_game("carta")
+register(toygame.GAME)
 
 
 class Checked(Bot):
-    """Wraps a bot and checks every answer is one of its options."""
+    """Wraps a bot and checks every answer is one of its choices."""
 
     def __init__(self, inner: Bot) -> None:
         super().__init__(0)
         self.inner = inner
         self.decisions = 0
 
-    def choose(self, decision: Decision) -> str:
+    def choose(self, decision: Decision) -> Choice:
         pick = self.inner.choose(decision)
-        assert pick in decision.options, (pick, decision.options)
+        assert any(pick is c for c in decision.choices), (pick, decision.choices)
         self.decisions += 1
         return pick
 
 
-def play(g: GameState, bots: list[Bot]) -> GameState:
+class Counting:
+    """A game that counts its observations (it delegates everything else)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.observed = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def observe(self, state: Any, seat: int | None) -> Any:
+        self.observed += 1
+        return self.game.observe(state, seat)
+
+
+def play(g: GameState, bots: list[Bot], game: Game = CIV) -> GameState:
     while not g.finished:
         seat = g.to_move
         assert seat is not None
-        g.apply(bot_move(bots[seat], GAME, g))
+        game.play(g, bot_move(bots[seat], game, g))
     return g
 
 
-def test_registry_has_greedy_and_random() -> None:
-    assert {"greedy", "random"} <= set(REGISTRY)
-    assert isinstance(make_bot("greedy", seed=1), GreedyBot)
-    assert isinstance(make_bot("GREEDY", seed=1), GreedyBot)
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("nosuchbot")
+def test_bot_names_are_per_game() -> None:
+    assert bot_names(CIV) == ["greedy", "ismcts", "random"]
+    assert isinstance(make_bot(CIV, "greedy", seed=1), GreedyBot)
+    assert isinstance(make_bot(CIV, "GREEDY", seed=1), GreedyBot)
+    with pytest.raises(ValueError, match=r"unknown bot 'nosuchbot'.*greedy, ismcts, random"):
+        make_bot(CIV, "nosuchbot")
+    # the toy game has no greedy of its own; it deals information sets, so it can be searched
+    toy = get_game("toy")
+    assert bot_names(toy) == ["ismcts", "random"]
+    with pytest.raises(ValueError, match="unknown bot 'greedy'"):
+        make_bot(toy, "greedy")
+
+
+def test_a_game_without_a_determinizer_has_no_search() -> None:
+    class NoSearch(toygame.ToyGame):
+        name = "nosearch"
+
+        def determinizer(self, observation: Any, reveal: Any = None, chosen: Any = None) -> None:
+            return None
+
+    game = NoSearch()
+    assert bot_names(game) == ["random"]
+    with pytest.raises(ValueError, match="unknown bot 'ismcts'"):
+        make_bot(game, "ismcts")
 
 
 @pytest.mark.parametrize(
     ("players", "deal", "teams"),
     [(2, "basic", False), (3, "draft", False), (4, "basic", False), (4, "draft", True)],
 )
-def test_bots_choose_only_among_their_options(players: int, deal: str, teams: bool) -> None:
+def test_bots_choose_only_among_their_choices(players: int, deal: str, teams: bool) -> None:
     for seed in range(3):
         bots: list[Bot] = [
-            Checked(make_bot("greedy" if s % 2 == 0 else "random", seed=seed * 10 + s))
+            Checked(make_bot(CIV, "greedy" if s % 2 == 0 else "random", seed=seed * 10 + s))
             for s in range(players)
         ]
         g = play(new_game(players, deal=deal, teams=teams, seed=seed), bots)
@@ -58,13 +99,54 @@ def test_bots_choose_only_among_their_options(players: int, deal: str, teams: bo
         assert all(isinstance(b, Checked) and b.decisions > 0 for b in bots)
 
 
-def test_bot_move_rejects_an_answer_outside_the_options() -> None:
+def test_random_plays_any_game_and_expands_its_steps() -> None:
+    toy = get_game("toy")
+    for players in (2, 3, 4):
+        state = toy.new_state(players, toy.check_options(players, {}), seed=players)
+        bots = [make_bot(toy, "random", seed=s) for s in range(players)]
+        moves = 0
+        while not state.finished:
+            choice = bot_choice(bots[state.to_move], toy, state)
+            assert choice.final
+            toy.apply_choice(state, choice)
+            moves += 1
+        assert toy.result(state) is not None and moves > 0
+
+
+def test_random_never_observes_and_greedy_observes_once_per_decision() -> None:
+    counting = Counting(CIV)
+    game: Any = counting
+    state = CIV.new_state(2, {}, seed=3)
+    rnd = make_bot(CIV, "random", seed=1)
+    for _ in range(40):
+        CIV.apply_choice(state, bot_choice(rnd, game, state))
+    assert counting.observed == 0
+    greedy = make_bot(CIV, "greedy", seed=1)
+    decisions = steps = 0
+    while not state.finished and decisions < 200:
+        several = len(CIV.choices(state)) > 1
+        steps += any(not c.final for c in CIV.choices(state))
+        before = counting.observed
+        CIV.apply_choice(state, bot_choice(greedy, game, state))
+        # one observation at most, also across a hidden step's two questions
+        assert counting.observed - before == (1 if several else 0)
+        decisions += 1
+    assert steps > 0  # some decisions went through a hidden step
+
+
+def test_bot_move_rejects_an_answer_outside_the_choices() -> None:
     class Cheat(Bot):
-        def choose(self, decision: Decision) -> str:
-            return "play Z"
+        def choose(self, decision: Decision) -> Choice:
+            return Choice("play Z")
+
+    class Text(Bot):
+        def choose(self, decision: Decision) -> Any:
+            return decision.choices[0].text  # a text is not a choice
 
     with pytest.raises(BotError):
-        bot_move(Cheat(0), GAME, new_game(2, seed=1))
+        bot_move(Cheat(0), CIV, new_game(2, seed=1))
+    with pytest.raises(BotError):
+        bot_move(Text(0), CIV, new_game(2, seed=1))
 
 
 def test_greedy_is_deterministic_given_its_seed() -> None:
@@ -101,7 +183,7 @@ def test_greedy_sees_no_hidden_cards_r25() -> None:
 
     At many positions of greedy games, a second state with the same public
     information (and the same hand for the seat to move) but other cards in the
-    other hands and the deck gives the bot the same observation and options,
+    other hands and the deck gives the bot the same observation and choices,
     and a bot with the same seed makes the same choice.
     """
     rng = random.Random(7)
@@ -116,14 +198,14 @@ def test_greedy_sees_no_hidden_cards_r25() -> None:
             g2 = _reshuffle_hidden(g, seat, rng)
             obs1, obs2 = observe(g, seat), observe(g2, seat)
             if obs1 == obs2:  # no Inquisition made these hands partly known
-                opts = seat_options(g)
-                assert seat_options(g2) == opts
-                c1 = GreedyBot(42).choose(Decision(seat, obs1, opts))
-                c2 = GreedyBot(42).choose(Decision(seat, obs2, opts))
+                opts = CIV.choices(g)
+                assert CIV.choices(g2) == opts
+                c1 = GreedyBot(42).choose(Decision(seat, opts, observation=obs1))
+                c2 = GreedyBot(42).choose(Decision(seat, opts, observation=obs2))
                 assert c1 == c2
                 compared += 1
                 differed += any(g.hands[s] != g2.hands[s] for s in range(g.n) if s != seat)
-            g.apply(bot_move(bots[seat], GAME, g))
+            CIV.play(g, bot_move(bots[seat], CIV, g))
     assert compared > 100
     assert differed > 50  # the hidden cards really were different
 

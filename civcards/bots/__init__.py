@@ -1,39 +1,94 @@
-"""Bots: programs that play from a seat's observation only.
+"""Bots: programs that play any registered game from a seat's choices and observation.
 
-``make_bot("greedy", seed=1)`` builds a bot from its command-line name.
+Bot names are looked up per game: the generic bots (``random`` for every game,
+``ismcts`` for every game that can be searched, :func:`civcards.bots.search.search_kit`)
+and the game's own (:meth:`civcards.game_api.Game.bots`, e.g. CIV's ``greedy``)::
+
+    >>> from civcards.game_api import get_game
+    >>> game = get_game("carta")
+    >>> bot_names(game)
+    ['greedy', 'ismcts', 'random']
+    >>> state = game.new_state(2, {}, seed=1)
+    >>> bot = make_bot(game, "random", seed=1)
+    >>> game.play(state, bot_move(bot, game, state))
+    'play M'
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from .base import Bot, BotError, Decision, bot_move
-from .greedy import GreedyBot
-from .ismcts import ISMCTSBot, make_ismcts
+from ..game_api import Game
+from .base import Bot, BotError, Decision, bot_choice, bot_move
 from .random_bot import RandomBot
 
-#: name -> factory(spec_argument, seed). ``spec_argument`` is the text after ':'.
-REGISTRY: dict[str, Callable[[str | None, int | None], Bot]] = {
-    "greedy": lambda arg, seed: GreedyBot(seed),
-    "random": lambda arg, seed: RandomBot(seed),
-    "ismcts": make_ismcts,
+#: a generic bot's factory: (game, the text after ':' or None, seed) -> bot
+GenericFactory = Callable[[Game, "str | None", "int | None"], Bot]
+
+
+def _random(game: Game, arg: str | None, seed: int | None) -> Bot:
+    return RandomBot(seed)
+
+
+def _ismcts(game: Game, arg: str | None, seed: int | None) -> Bot:
+    from .ismcts import make_ismcts
+
+    return make_ismcts(game, arg, seed)
+
+
+#: the bots every game may use: name -> (factory, whether the game must be searchable)
+GENERIC: dict[str, tuple[GenericFactory, bool]] = {
+    "random": (_random, False),
+    "ismcts": (_ismcts, True),
 }
 
 
-def bot_names() -> list[str]:
-    return sorted(REGISTRY)
+def _own(game: Game) -> dict[str, Callable[[str | None, int | None], Any]]:
+    hook = getattr(game, "bots", None)
+    return dict(hook()) if hook is not None else {}
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """Build a bot from a name such as ``random`` or ``greedy`` (``name:arg`` allowed).
+def bot_names(game: Game) -> list[str]:
+    """The bots ``game`` can be played by, sorted."""
+    from .search import searchable
 
-    Raises ValueError with a sentence for an unknown name.
+    names = set(_own(game))
+    for name, (_, needs_search) in GENERIC.items():
+        if not needs_search or searchable(game):
+            names.add(name)
+    return sorted(names)
+
+
+def make_bot(game: Game, spec: str, seed: int | None = None) -> Bot:
+    """Build a bot of ``game`` from a name such as ``random`` or ``greedy`` (``name:arg``
+    allowed: ``ismcts:2000it``).
+
+    Raises ValueError with a sentence for a name ``game`` has no bot of.
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot is named by text, not {spec!r}")
     name, _, arg = spec.strip().partition(":")
-    factory = REGISTRY.get(name.lower())
-    if factory is None:
-        raise ValueError(f"unknown bot {spec!r}; the bots are: {', '.join(bot_names())}")
-    return factory(arg or None, seed)
+    key = name.lower()
+    own = _own(game)
+    if key in own:
+        bot: Bot = own[key](arg or None, seed)
+        return bot
+    if key in GENERIC and key in bot_names(game):
+        return GENERIC[key][0](game, arg or None, seed)
+    raise ValueError(
+        f"unknown bot {spec.strip()!r}; the bots of {game.title} are: {', '.join(bot_names(game))}"
+    )
 
 
-__all__ = ["REGISTRY", "Bot", "BotError", "Decision", "ISMCTSBot", "bot_move", "bot_names", "make_bot"]
+__all__ = [
+    "GENERIC",
+    "Bot",
+    "BotError",
+    "Decision",
+    "RandomBot",
+    "bot_choice",
+    "bot_move",
+    "bot_names",
+    "make_bot",
+]

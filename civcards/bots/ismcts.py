@@ -1,53 +1,45 @@
-"""``ismcts``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012).
+"""``ismcts``: information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012),
+for any game that can deal a seat's information set.
 
 The bot searches one tree over its *information set* (single-observer
-ISMCTS): each iteration deals the hidden cards afresh from what its seat
-knows (:class:`civcards.carta.determinize.Determinizer`, built from the
-observation alone), walks the tree down the moves that are legal in that
-deal (UCB1 with availability counts), adds one node, values the position
-reached and backs the value up.
+ISMCTS): each iteration deals the hidden information afresh from what its seat
+knows (:meth:`civcards.game_api.Game.determinizer`, built from the observation
+alone), walks the tree down the moves that are legal in that deal (UCB1 with
+availability counts), adds one node, values the position reached and backs
+the value up.
+
+The search is generic; what is game-specific comes from the game's *search
+kit* (:mod:`civcards.bots.search`): how a position's moves are listed, how a
+leaf is valued, how rivals are modelled. A game without a kit of its own is
+searched through the game interface, its leaves valued by random playouts.
+CIV's kit (:mod:`civcards.games.carta.search`) values leaves with its learned
+value network (or its greedy evaluation) and models rivals by its greedy bot.
 
 * **Budget**: ``ismcts:2000it`` (iterations) or ``ismcts:1s`` / ``ismcts:250ms``
   (wall-clock time); plain ``ismcts`` is ``ismcts:1000it``. A decision with a
-  single option costs nothing.
-* **Hidden choices**: Discovery and Inquisition are one node (``discovery
-  discard ?``), as at the table, so no seat chooses among cards it has not
-  seen. Below the root the cards kept after the reveal are those the greedy
-  bot would keep; at the root, once the bot has seen the cards, every full
-  move is searched.
-* **Values**: a finished game is worth 1 to its winners (shared) and 0 to the
-  others. Any other leaf is valued by the searching seat's chance of winning
-  from there, as the learned value network for the player count says
-  (:mod:`civcards.bots.value`, trained on greedy games by ``civcards
-  train-value``); where no network ships (the team game) or with
-  ``ismcts:1000it:greedy``, by the greedy bot's evaluation
-  (:func:`civcards.bots.greedy.evaluate`) squashed into ``(0, 1)``. With two
-  players, and wherever the greedy evaluation is used, its team-mate gets the
-  same value and the other seats the rest (a *paranoid* search: every
-  opponent is assumed to play against the bot). With three players and a
-  network, every seat is valued by its own chance by the network, scaled so
-  that the chances add up to 1 (*max-n*: each opponent plays for itself, as
-  rivals racing each other do): measured much stronger there than paranoid
-  values. With four players max-n showed no gain over paranoid values and
-  costs four network evaluations a leaf, so four players stay paranoid
-  (docs/bots.md).
-* **Rivals' replies**: with three players (max-n) the search models each rival
-  as playing its greedy move (an *opponent model*): a rival's node is expanded
-  along the move its own greedy evaluation prefers in the deal at hand
-  (:func:`greedy_first`), and no other reply is added while one in the tree is
-  legal in the deal. So the whole budget goes to the bot's own choices against
-  replies a sensible rival makes (``widening`` opens a rival's node to more
-  replies as it is visited: measured weaker, docs/bots.md). Elsewhere (paranoid
-  searches, and the bot's own moves) new nodes are tried in random order.
-* **Horizon**: ``ismcts:1000it:turn`` grows the tree only through the seat's
-  own turn and values the position after it (an experiment: weaker than the
-  full tree, docs/bots.md).
-* **One turn, many moves**: while the same seat goes on choosing (play, then
-  effects, then end), a node is worth the best of its children, not their
-  mean, so a good line of play is not diluted by the poor ones tried beside it.
+  single choice costs nothing. More parts after the budget name the kit's leaf
+  evaluation (CIV: ``net``, ``greedy``) and the horizon (``game``, ``turn``).
+* **Hidden steps** (CIV's Discovery and Inquisition) are one node, as at the
+  table, so no seat chooses among cards it has not seen. Below the root the
+  kit may pick the move under a hidden step (CIV: the greedy keep); at the
+  root, once the bot has seen what the step revealed, every move is searched.
+* **Factored steps** (a choice that only names a step, such as a purchase
+  before its payment) are flattened: the tree holds whole moves, and below a
+  step the bot follows the move it chose.
+* **Values**: every seat's value of a leaf, in [0, 1]. A kit says whether the
+  values are *max-n* (each seat for itself) or *paranoid* (the searching seat,
+  and its team-mates, against the rest), and whether rivals are modelled: a
+  modelled rival's node is expanded along the move the kit's model prefers in
+  the deal at hand, and no other reply is added while one in the tree is legal
+  (``widening`` opens it as it is visited).
+* **Horizon**: ``:turn`` grows the tree only through the seat's own turn and
+  values the position after it.
+* **One turn, many moves**: while the same seat goes on choosing, a node is
+  worth the best of its children, not their mean.
 * **The choice** is the option of highest value among those searched at least
-  a fifth as often as the most searched one.
-* **The draft** (R8) is left to the greedy policy.
+  a fifth as often as the most searched one (less the kit's tiny price on it).
+* Where the game deals nothing to search (CIV's draft), the kit's fallback
+  chooses (CIV: the greedy bot).
 
 The bot reads only its :class:`~civcards.bots.Decision`; its random numbers
 come from its own seeded generator, so with an iteration budget it is
@@ -58,34 +50,26 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Hashable
 from typing import Any
 
-from ..carta.cards import counts_to_str
-from ..carta.determinize import DeterminizeError, Determinizer
-from ..carta.game import OVER, GameState
-from ..carta.moves import Move, format_move
+from ..game_api import Choice, Game
 from .base import Bot, Decision
-from .greedy import EFFECT_COST, GreedyBot, Local, _best_keep, evaluate, score_move
-from .value import ValueNet, value_net
+from .search import Edge, SearchKit, search_kit
 
 #: iterations of a plain ``ismcts``
 DEFAULT_ITERATIONS = 1000
 #: the exploration constant of UCB1 (values lie in [0, 1])
 EXPLORATION = 0.5
-#: the scale of the greedy evaluation before the logistic squash
-TEMPERATURE = 20.0
-#: how leaves are valued: the learned network (where one ships for the player
-#: count, else the greedy evaluation) or always the greedy evaluation
-EVALUATIONS = ("net", "greedy")
 #: how far the tree grows: through every seat's turns ("game"), or only through the
 #: searching seat's own turn, the position after it valued as it stands ("turn")
 HORIZONS = ("game", "turn")
 #: the final choice considers options searched at least this share of the most searched
 ROBUST_SHARE = 0.2
-#: progressive widening of a rival's node (max-n): it may have ``1 + int(WIDENING *
-#: sqrt(visits))`` children legal in the current deal, added in the rival's greedy order.
-#: 0 models each rival as playing its greedy move; 0.5 lets the search try others as a
-#: node's visits grow, and measured no stronger than full width (docs/bots.md)
+#: progressive widening of a modelled rival's node: it may have ``1 + int(WIDENING *
+#: sqrt(visits))`` children legal in the current deal, added in the model's order.
+#: 0 models each rival as playing the kit's move; CIV measured 0.5 no stronger than
+#: full width (docs/bots.md)
 WIDENING = 0.0
 
 
@@ -123,10 +107,10 @@ def parse_budget(arg: str | None) -> tuple[int | None, float | None]:
 class _Node:
     __slots__ = ("avail", "children", "hidden", "mover", "q", "total", "visits")
 
-    def __init__(self, mover: int, hidden: tuple[str, int] | None = None) -> None:
+    def __init__(self, mover: int, hidden: Hashable | None = None) -> None:
         #: the seat that chose the move leading here
         self.mover = mover
-        #: for a '?' node: ("discovery", -1) or ("inquisition", target seat)
+        #: for a hidden step's node: its key (the moves below it depend on the deal)
         self.hidden = hidden
         self.children: dict[Any, _Node] = {}
         self.visits = 0
@@ -136,122 +120,7 @@ class _Node:
         self.q = 0.0
 
 
-def _key(g: GameState, m: Move) -> Any:
-    """The tree key of ``m``: the move, or a '?' key for a choice that depends on hidden cards."""
-    k = m.kind
-    if k == "discovery" and g.deck:
-        return ("discovery", -1)
-    if k == "inquisition" and m.cards:
-        return ("inquisition", m.seat)
-    return m
-
-
-def _option_text(key: Any) -> str:
-    if isinstance(key, Move):
-        return format_move(key)
-    kind, seat = key
-    return "discovery discard ?" if kind == "discovery" else f"inquisition {seat} give ?"
-
-
-def _matches(m: Move, hidden: tuple[str, int]) -> bool:
-    return m.kind == hidden[0] and (hidden[0] == "discovery" or m.seat == hidden[1])
-
-
-def local_view(g: GameState, seat: int, known: list[list[int]] | None = None) -> Local:
-    """The greedy bot's picture (:class:`~civcards.bots.greedy.Local`) of a whole state."""
-    n = g.n
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [[0] * 6 for _ in range(n)]
-    for s, d, k, _ in g.markers:
-        (dem if k == "democracy" else emb)[s][d] += 1
-    st = Local.__new__(Local)
-    st.me = seat
-    st.n = n
-    st.teams = g.teams
-    st.thr = (g.l1, g.l2, g.heg)
-    st.hand = g.hands[seat][:]
-    st.areas = [a[:] for a in g.areas]
-    st.discard = g.discard[:]
-    st.dem = dem
-    st.emb = emb
-    st.known = known if known is not None else [[0] * 6 for _ in range(n)]
-    st.hand_sizes = [sum(h) for h in g.hands]
-    st.deck = len(g.deck)
-    st.era = g.era
-    st.last_round = g.last_round
-    st.copied_hand = g.copied_hand if seat == g.active else 0
-    return st
-
-
-def values(
-    g: GameState,
-    seat: int,
-    known: list[list[int]] | None = None,
-    net: ValueNet | None = None,
-) -> list[float]:
-    """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it.
-
-    A finished game: 1 to the winners (shared), 0 to the others. With three
-    players and a value network ``net`` (:mod:`civcards.bots.value`),
-    every seat gets its own chance of winning by the network, the chances
-    scaled to add up to 1 (*max-n*: each opponent is assumed to play for
-    itself). Otherwise ``seat`` (and its team-mate, R24) gets its chance by the
-    network, or without one the squashed greedy evaluation, and every opponent
-    the complement (*paranoid*: the opponent plays against ``seat``).
-    """
-    n = g.n
-    if g.phase == OVER:
-        w = g.winners
-        mine = 1.0 / len(w) if seat in w else 0.0
-    elif net is not None:
-        if n == 3:
-            # max-n: every seat is valued by its own chance, the chances scaled to add up to 1
-            chances = net.probabilities(g)
-            total = sum(chances)
-            return [p / total for p in chances]
-        mine = net.probability(g, seat)
-    else:
-        v = evaluate(local_view(g, seat, known)) / TEMPERATURE
-        mine = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
-    if g.teams:
-        return [mine if s % 2 == seat % 2 else 1.0 - mine for s in range(n)]
-    return [mine if s == seat else 1.0 - mine for s in range(n)]
-
-
-def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
-    """The tree key among ``keys`` whose move the greedy evaluation ranks first for ``mover``.
-
-    ``g`` is the state the search dealt; a '?' key (Discovery, Inquisition) is
-    valued as the position before it, less the greedy bot's price of an effect.
-    """
-    base = local_view(g, mover)
-    best = keys[0]
-    best_v = float("-inf")
-    for k in keys:
-        v = score_move(base, k) if isinstance(k, Move) else evaluate(base) - EFFECT_COST
-        if v > best_v:
-            best, best_v = k, v
-    return best
-
-
-def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> Move:
-    """The full move the greedy bot would make after a Discovery or Inquisition reveal."""
-    me = g.active
-    hand = g.hands[me]
-    pool = hand[:]
-    if hidden[0] == "discovery":
-        for d in g.deck[-min(5, len(g.deck)) :]:
-            pool[d] += 1
-    else:
-        target = g.hands[hidden[1]]
-        for d in range(6):
-            pool[d] += target[d]
-    mine = _best_keep(local_view(g, me), pool, sum(hand))
-    want = Move(hidden[0], hidden[1], counts_to_str([pool[d] - mine[d] for d in range(6)]))
-    for m in moves:
-        if m == want:
-            return m
-    return moves[0]  # pragma: no cover - the greedy keep is always a legal move
+_MISSING = object()
 
 
 class ISMCTSBot(Bot):
@@ -259,16 +128,23 @@ class ISMCTSBot(Bot):
 
     def __init__(
         self,
+        game: Game,
         seed: int | None = None,
         *,
+        kit: SearchKit | None = None,
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = EXPLORATION,
-        evaluation: str = "net",
+        evaluation: str | None = None,
         horizon: str = "game",
         widening: float = WIDENING,
     ) -> None:
         super().__init__(seed)
+        self.game = game
+        found = kit if kit is not None else search_kit(game)
+        if found is None:
+            raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
+        self.kit: SearchKit = found
         if not widening >= 0:
             raise ValueError(f"ismcts widening {widening!r} must be 0 or more")
         self.widening = widening
@@ -277,52 +153,58 @@ class ISMCTSBot(Bot):
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
-        if evaluation not in EVALUATIONS:
+        evaluations = self.kit.evaluations
+        if evaluation is None:
+            evaluation = evaluations[0]
+        if evaluation not in evaluations:
             raise ValueError(
-                f"ismcts evaluation {evaluation!r} is not one of: {', '.join(EVALUATIONS)}"
+                f"ismcts evaluation {evaluation!r} is not one of: {', '.join(evaluations)}"
             )
         self.evaluation = evaluation
+        self.kit.evaluation = evaluation
         if horizon not in HORIZONS:
             raise ValueError(f"ismcts horizon {horizon!r} is not one of: {', '.join(HORIZONS)}")
         self.horizon = horizon
         budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
         self.name = (
             f"ismcts:{budget}"
-            + ("" if evaluation == "net" else f":{evaluation}")
+            + ("" if evaluation == evaluations[0] else f":{evaluation}")
             + ("" if horizon == "game" else f":{horizon}")
         )
-        self._fallback = GreedyBot(seed)
+        self._seed = seed
         #: iterations run at the last decision, and its tree (for reports and tests)
         self.last_iterations = 0
         self.last_root: _Node | None = None
         self._seat = 0
-        self._known: list[list[int]] = []
-        self._texts: dict[Any, str] = {}
-        self._net: ValueNet | None = None
-        self._maxn = False
+        self._root_text: dict[Hashable, Any] = {}
+        #: below a factored step: the rest of the move chosen above it
+        self._plan: list[str] = []
 
-    def choose(self, decision: Decision) -> str:
-        options = decision.options
+    def choose(self, decision: Decision) -> Choice:
+        choices = decision.choices
         self.last_iterations = 0
-        if len(options) == 1:
-            return options[0]
-        try:
-            det = Determinizer(decision.observation, reveal=decision.reveal, chosen=decision.chosen)
-        except DeterminizeError:
-            return self._fallback.choose(decision)
+        chosen = decision.chosen
+        plan = self._plan
+        self._plan = []
+        if len(choices) == 1:
+            return choices[0]
+        if chosen is not None and not chosen.hidden and plan:
+            for c in choices:
+                if c.text == plan[0]:
+                    self._plan = plan[1:]
+                    return c
+        kit = self.kit
+        sampler = self.game.determinizer(
+            decision.observation, decision.reveal, chosen.text if chosen is not None else None
+        )
+        if sampler is None:
+            return kit.fallback(decision, self._seed)
         me = decision.seat
         self._seat = me
-        obs = decision.observation
-        self._net = value_net(obs.players, obs.teams) if self.evaluation == "net" else None
-        self._maxn = self._net is not None and obs.players == 3
-        self._known = [k[:] if s != me else [0] * 6 for s, k in enumerate(det.known)]
-        self._texts = {}
-        root_hidden: tuple[str, int] | None = None
-        if decision.chosen is not None and decision.reveal is not None:
-            words = decision.chosen.split()
-            root_hidden = (words[0], int(words[1]) if words[0] == "inquisition" else -1)
-        root = _Node(me, root_hidden)
-        allowed = set(options)
+        kit.begin(decision, sampler, self.rng)
+        self._root_text = {}
+        root = _Node(me, kit.step_key(chosen) if chosen is not None else None)
+        allowed = {c.text for c in choices}
         rng = self.rng
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         limit = self.iterations
@@ -332,86 +214,92 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and done and done % 8 == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, det.sample(rng), allowed)
+            self._iterate(root, sampler.sample(rng), allowed)
             done += 1
         self.last_iterations = done
         self.last_root = root
         most = max((ch.visits for ch in root.children.values()), default=0)
         floor = max(1, int(most * ROBUST_SHARE))
-        best: str | None = None
+        best: Hashable = None
         best_q = -1.0
+        texts = self._root_text
         for key, child in root.children.items():
-            text = self._texts.get(key) or _option_text(key)
-            if text not in allowed or child.visits < floor:
+            if texts.get(key) is None or child.visits < floor:
                 continue
-            # a tiny price on effects, as the greedy bot's: end when nothing helps
-            q = child.q
-            if not isinstance(key, Move) or key.kind not in ("end", "play", "keep", "take"):
-                q -= 1e-6
+            q = child.q - kit.price(key)
             if q > best_q:
-                best, best_q = text, q
+                best, best_q = key, q
         if best is None:  # pragma: no cover - the root always has searched options
-            return self._fallback.choose(decision)
-        return best
+            return kit.fallback(decision, self._seed)
+        text = texts[best]
+        path = kit.path(best)
+        self._plan = list(path[path.index(text) + 1 :])
+        for c in choices:
+            if c.text == text:
+                return c
+        return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
 
-    def _root_moves(
-        self, keys: list[Any], moves: list[Move], allowed: set[str]
-    ) -> tuple[list[Any], list[Move]]:
-        """The root's moves that are among the decision's options."""
-        texts = self._texts
-        ks: list[Any] = []
-        ms: list[Move] = []
-        for k, m in zip(keys, moves, strict=True):
-            t = texts.get(k)
-            if t is None:
-                t = texts[k] = _option_text(k)
-            if t in allowed:
-                ks.append(k)
-                ms.append(m)
-        return ks, ms
+    def _root_edges(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
+        """The root's branches that lead to one of the decision's choices."""
+        texts = self._root_text
+        path = self.kit.path
+        out: list[Edge] = []
+        for edge in edges:
+            k = edge[0]
+            t = texts.get(k, _MISSING)
+            if t is _MISSING:
+                t = texts[k] = next((x for x in path(k) if x in allowed), None)
+            if t is not None:
+                out.append(edge)
+        return out
 
-    def _iterate(self, root: _Node, g: GameState, allowed: set[str]) -> None:
+    def _iterate(self, root: _Node, g: Any, allowed: set[str]) -> None:
         """One iteration: select and expand in the deal ``g``, value, back up."""
+        kit = self.kit
         rnd = self.rng.random
         c = self.exploration
         sqrt = math.sqrt
         log = math.log
         seat = self._seat
+        finished = kit.finished
+        mover_of = kit.mover
+        edges_of = kit.edges
+        apply = kit.apply
         node = root
         path: list[_Node] = []
         at_root = True
         own_turn = self.horizon == "turn"
-        maxn = self._maxn
+        model = kit.model_rivals
         widening = self.widening
-        while g.phase != OVER:
-            if own_turn and g.active != seat:
+        while not finished(g):
+            if own_turn and mover_of(g) != seat:
                 break  # the searching seat's turn is over: value the position as it stands
             hidden = node.hidden
-            moves = g._generate()
-            keys: list[Any]
+            edges: list[Edge]
             if hidden is not None:
-                moves = [m for m in moves if _matches(m, hidden)]
-                keys = list(moves)
-                if not at_root and moves:
-                    # below the root, the cards kept after a reveal are the greedy keep
-                    m = reveal_choice(g, hidden, moves)
-                    ch = node.children.get(m)
-                    if ch is None:
-                        ch = node.children[m] = _Node(g.active)
-                    ch.avail += 1
-                    path.append(ch)
-                    node = ch
-                    g.apply_unchecked(m)
-                    continue
+                edges = kit.step_edges(g, hidden)
+                if not at_root and edges:
+                    picked = kit.step_pick(g, hidden, edges)
+                    if picked is not None:
+                        # below the root, the kit picks the move under a hidden step
+                        pk, pact = picked
+                        ch = node.children.get(pk)
+                        if ch is None:
+                            ch = node.children[pk] = _Node(mover_of(g))
+                        ch.avail += 1
+                        path.append(ch)
+                        node = ch
+                        apply(g, pact)
+                        continue
             else:
-                keys = [_key(g, m) for m in moves]
+                edges = edges_of(g)
             if at_root:
-                keys, moves = self._root_moves(keys, moves, allowed)
+                edges = self._root_edges(edges, allowed)
                 at_root = False
-            if not keys:  # pragma: no cover - a deal always has the decision's options
+            if not edges:  # pragma: no cover - a deal always has the decision's options
                 break
             children = node.children
-            kmap = dict(zip(keys, moves, strict=True))
+            kmap = dict(edges)
             untried = []
             for k in kmap:
                 ch = children.get(k)
@@ -419,8 +307,8 @@ class ISMCTSBot(Bot):
                     untried.append(k)
                 else:
                     ch.avail += 1
-            mover = g.active
-            rival = maxn and mover != seat
+            mover = mover_of(g)
+            rival = model and mover != seat
             if (
                 rival
                 and untried
@@ -429,18 +317,19 @@ class ISMCTSBot(Bot):
                 untried = []  # the rival's node is as wide as its visits allow
             if untried:
                 if rival and len(untried) > 1:
-                    # a rival's reply is its own greedy move in this deal (max-n)
-                    k = greedy_first(g, mover, untried)
+                    # a modelled rival's reply is the kit's move in this deal
+                    k = kit.rival_pick(g, mover, untried, kmap)
                 else:
                     k = untried[int(rnd() * len(untried))]
-                child = _Node(mover, None if isinstance(k, Move) else k)
+                act = kmap[k]
+                child = _Node(mover, k if act is None else None)
                 child.avail = 1
                 children[k] = child
                 path.append(child)
-                if child.hidden is not None:
-                    node = child  # a '?' node: the full move is chosen in this deal
+                if act is None:
+                    node = child  # a hidden step: its move is chosen in this deal
                     continue
-                g.apply_unchecked(kmap[k])
+                apply(g, act)
                 break
             best_v = -1.0
             best_k: Any = None
@@ -455,8 +344,8 @@ class ISMCTSBot(Bot):
             node = children[best_k]
             path.append(node)
             if node.hidden is None:
-                g.apply_unchecked(kmap[best_k])
-        vals = values(g, seat, self._known, self._net)
+                apply(g, kmap[best_k])
+        vals = kit.values(g, seat)
         for nd in reversed(path):
             nd.visits += 1
             nd.total += vals[nd.mover]
@@ -470,29 +359,24 @@ class ISMCTSBot(Bot):
             nd.q = nd.total / nd.visits
 
 
-def make_ismcts(arg: str | None, seed: int | None) -> ISMCTSBot:
-    """The registry's factory: ``ismcts``, ``ismcts:2000it``, ``ismcts:1s``, ``ismcts:1000it:greedy``.
+def make_ismcts(game: Game, arg: str | None, seed: int | None) -> ISMCTSBot:
+    """The factory of ``ismcts``, ``ismcts:2000it``, ``ismcts:1s``, ``ismcts:1000it:greedy``.
 
-    The optional parts after the budget name the leaf evaluation
-    (:data:`EVALUATIONS`) and the horizon (:data:`HORIZONS`), in any order.
+    The optional parts after the budget name the leaf evaluation (the game's
+    kit lists them) and the horizon (:data:`HORIZONS`), in any order.
     """
     budget, _, rest = (arg or "").partition(":")
     its, secs = parse_budget(budget or None)
-    evaluation, horizon = "net", "game"
+    evaluation: str | None = None
+    horizon = "game"
     for part in filter(None, (p.strip() for p in rest.split(":"))):
         if part in HORIZONS:
             horizon = part
         else:
             evaluation = part
-    return ISMCTSBot(seed, iterations=its, seconds=secs, evaluation=evaluation, horizon=horizon)
+    return ISMCTSBot(
+        game, seed, iterations=its, seconds=secs, evaluation=evaluation, horizon=horizon
+    )
 
 
-__all__ = [
-    "ISMCTSBot",
-    "greedy_first",
-    "local_view",
-    "make_ismcts",
-    "parse_budget",
-    "reveal_choice",
-    "values",
-]
+__all__ = ["HORIZONS", "ISMCTSBot", "make_ismcts", "parse_budget"]

@@ -9,9 +9,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..game_api import GameError
 from ..sim.arena import ArenaConfig, ArenaSummary, check_arena, parse_bot_list, run_arena
 from ..sim.simulate import GameResult
+from .games import GAME_HELP, OPTION_HELP, resolve_game
 from .progress import progress_bar
+from .simulate import cli_options
 
 EXIT_USAGE = 2
 
@@ -22,9 +25,13 @@ def _secs(x: float) -> str:
 
 def print_arena(s: ArenaSummary, console: Console) -> None:
     cfg = s.cfg
-    kind = "team game" if cfg.teams else f"{cfg.players} players"
-    deal = "draft" if cfg.draft else "basic deal"
-    table = Table(title=f"arena: {s.total_games} games, {kind}, {deal}, {s.seatings} seatings")
+    kind = f"{cfg.players} players" + (", one bot per team" if cfg.teams else "")
+    opts = ", ".join(f"{k} {v}" for k, v in cfg.options.items())
+    table = Table(
+        title=f"arena: {s.total_games} games, {kind}"
+        + (f", {opts}" if opts else "")
+        + f", {s.seatings} seatings"
+    )
     table.add_column("bot", no_wrap=True)
     table.add_column("games", justify="right")
     table.add_column("wins", justify="right")
@@ -61,9 +68,9 @@ def print_arena(s: ArenaSummary, console: Console) -> None:
         h2h.add_row(a, *cells)
     console.print(h2h)
     g = s.total_games
+    ends = ", ".join(f"{k} {v} ({v / g:.1%})" for k, v in sorted(s.victories.items()))
     console.print(
-        f"victories: hegemony {s.hegemony} ({s.hegemony / g:.1%}), majority {s.majority} "
-        f"({s.majority / g:.1%}), shared {s.shared}; {s.total_turns / g:.1f} turns on average"
+        f"victories: {ends or 'none'}, shared {s.shared}; {s.total_turns / g:.1f} turns on average"
     )
     console.print(f"speed: {g / s.seconds if s.seconds else 0:.1f} games/s ({s.seconds:.2f} s)")
     if not s.balanced:
@@ -84,17 +91,24 @@ def run_arena_cmd(
     teams: bool,
     progress: bool = True,
     ray: str | None = None,
+    game_name: str | None = None,
+    option: list[str] | None = None,
 ) -> int:
     try:
+        game = resolve_game(game_name)
+        try:
+            options = game.check_options(players, cli_options(game, option, draft, teams))
+        except GameError as e:
+            raise ValueError(str(e)) from None
         cfg = ArenaConfig(
             bots=parse_bot_list(bots),
             games=games,
             players=players,
             seed=seed,
-            draft=draft,
+            options=options,
             teams=teams,
         )
-        check_arena(cfg, jobs=jobs)
+        check_arena(cfg, game, jobs=jobs)
         if ray is not None:
             from ..sim.distributed import ray_available
 
@@ -120,7 +134,7 @@ def run_arena_cmd(
             bar.advance(task)
 
         try:
-            summary = run_arena(cfg, jobs=jobs, on_result=on_result, ray=ray)
+            summary = run_arena(cfg, jobs=jobs, on_result=on_result, game=game, ray=ray)
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             return 130
@@ -146,19 +160,26 @@ def register(app: typer.Typer) -> None:
             ),
         ],
         games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-        players: Annotated[
-            int, typer.Option("--players", "-p", help="Players per game (2-4).")
-        ] = 2,
+        players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 2,
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the arena.")] = 0,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         as_json: Annotated[
             bool, typer.Option("--json", help="Print the results as one JSON object.")
         ] = False,
-        draft: Annotated[bool, typer.Option("--draft", help="Deal by draft (R8).")] = False,
+        draft: Annotated[
+            bool, typer.Option("--draft", help="Deal by draft (CIV, R8): --option deal=draft.")
+        ] = False,
         teams: Annotated[
             bool,
-            typer.Option("--teams", help="The team game (R24, 4 players): one bot per team."),
+            typer.Option(
+                "--teams",
+                help="The team game (CIV, R24, 4 players: --option teams=true), one bot per team.",
+            ),
         ] = False,
+        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+        ] = None,
         ray: Annotated[
             str | None,
             typer.Option(
@@ -190,5 +211,7 @@ def register(app: typer.Typer) -> None:
                 teams,
                 progress=not no_progress,
                 ray=ray,
+                game_name=game_name,
+                option=option,
             )
         )

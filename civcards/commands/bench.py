@@ -1,4 +1,5 @@
-"""``civcards bench``: random-playout throughput of the engine on one core."""
+"""``civcards bench``: random-playout throughput of a game's engine on one core, or a bot's
+time a move."""
 
 from __future__ import annotations
 
@@ -11,19 +12,27 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..game_api import Game
 from ..sim.bench import OPENSPIEL_GAME, bench_bot, markdown, run_bench, write_section
+from .games import GAME_HELP, resolve_game
 
 EXIT_USAGE = 2
 
 
-def parse_players(text: str) -> list[int]:
+def parse_players(text: str, game: Game | None = None) -> list[int]:
+    game = game or resolve_game(None)
     try:
         out = [int(t) for t in text.split(",") if t.strip()]
     except ValueError:
         raise ValueError(f"--players {text!r} must list player counts, such as 2,3,4") from None
-    if not out or any(p not in (2, 3, 4) for p in out):
-        raise ValueError(f"--players {text!r}: CIV is played by 2, 3 or 4 players")
+    lo, hi = game.min_players, game.max_players
+    if not out or any(not lo <= p <= hi for p in out):
+        raise ValueError(f"--players {text!r}: {game.title} is played by {lo} to {hi} players")
     return out
+
+
+def default_players(game: Game) -> str:
+    return ",".join(str(p) for p in range(game.min_players, game.max_players + 1))
 
 
 def print_result(result: dict[str, Any], console: Console) -> None:
@@ -37,7 +46,7 @@ def print_result(result: dict[str, Any], console: Console) -> None:
     table.add_column("games/s (playout only)", justify="right")
     for r in result["civ"]:
         table.add_row(
-            f"CIV {r['players']}p",
+            f"{result.get('game', r['game'])} {r['players']}p",
             f"{r['games']:,}",
             f"{r['games_per_sec']:,.0f}",
             f"{r['moves_per_sec']:,.0f}",
@@ -67,8 +76,11 @@ def register(app: typer.Typer) -> None:
             float, typer.Option("--seconds", help="Seconds of playouts per measurement.")
         ] = 5.0,
         players: Annotated[
-            str, typer.Option("--players", "-p", help="Player counts to measure, e.g. 2,3,4.")
-        ] = "2,3,4",
+            str | None,
+            typer.Option(
+                "--players", "-p", help="Player counts to measure, e.g. 2,3,4 (default: all)."
+            ),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         out: Annotated[
             str | None,
@@ -95,22 +107,39 @@ def register(app: typer.Typer) -> None:
         ] = None,
         games: Annotated[int, typer.Option("--games", "-n", help="Games for --bot.")] = 4,
         opponent: Annotated[
-            str, typer.Option("--opponent", help="The other seats' bot for --bot.")
-        ] = "greedy",
+            str | None,
+            typer.Option(
+                "--opponent",
+                help="The other seats' bot for --bot (default: the game's own, CIV's greedy).",
+            ),
+        ] = None,
+        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
     ) -> None:
         """Measure full random games per second (set-up included) on one core.
 
-        Each game is a fresh new_game(P, seed=i) played to its end with every
-        move uniform over the legal moves (civcards.carta.game.random_playout).
+        Each game is a fresh state (seed i) played to its end with every move
+        uniform over the legal moves, by the game's own playout (CIV's engine:
+        civcards.carta.game.random_playout).
         """
         err = Console(stderr=True)
+        try:
+            game = resolve_game(game_name)
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        if players is None:
+            players = default_players(game)
         if bot is not None:
+            from .simulate import default_bots
+
+            if opponent is None:
+                opponent = default_bots(game, 1)[0]
             try:
-                count = parse_players(players)[0]
+                count = parse_players(players, game)[0]
                 if games < 1:
                     raise ValueError(f"--games must be at least 1, not {games}")
                 with err.status(f"timing {bot}…"):
-                    res = bench_bot(bot, games=games, players=count, opponent=opponent)
+                    res = bench_bot(bot, games=games, players=count, opponent=opponent, game=game)
             except ValueError as e:
                 typer.echo(f"error: {e}", err=True)
                 raise typer.Exit(EXIT_USAGE) from None
@@ -134,7 +163,7 @@ def register(app: typer.Typer) -> None:
                 Console().print(t)
             return
         try:
-            counts = parse_players(players)
+            counts = parse_players(players, game)
             if not seconds > 0:
                 raise ValueError(f"--seconds must be positive, not {seconds}")
         except ValueError as e:
@@ -144,9 +173,11 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {out!r} is a folder, not a Markdown file", err=True)
             raise typer.Exit(EXIT_USAGE)
         with err.status("benchmarking…"):
-            result = run_bench(counts, seconds, openspiel)
+            result = run_bench(counts, seconds, openspiel, game)
         if out is not None:
             args = ["--seconds", f"{seconds:g}", "--players", players, "--out", out]
+            if game_name is not None:
+                args += ["--game", game.name]
             if not openspiel:
                 args.append("--no-openspiel")
             command = "civcards bench " + shlex.join(args)

@@ -8,17 +8,19 @@ import typer
 from rich.console import Console
 
 from ..sim.report import load, write_report
+from .games import GAME_HELP, resolve_game
 
 EXIT_USAGE = 2
 
 
-def run_report(results: list[str], out: str) -> int:
+def run_report(results: list[str], out: str, game_name: str | None = None) -> int:
     err = Console(stderr=True)
     try:
+        game = resolve_game(game_name)
         with err.status("reading the results…"):
-            rows = load(results)
+            rows = load(results, game)
         with err.status(f"writing the report of {len(rows):,} games…"):
-            summary = write_report(results, out, rows=rows)
+            summary = write_report(results, out, rows=rows, game=game)
     except ImportError as e:
         typer.echo(
             f"error: the report needs matplotlib ({e.name}): pip install 'civcards[sim]'",
@@ -49,8 +51,12 @@ def register(app: typer.Typer) -> None:
         out: Annotated[
             str, typer.Option("--out", "-o", help="Folder of the report (created if needed).")
         ],
+        game_name: Annotated[
+            str | None, typer.Option("--game", "-g", help=GAME_HELP + " Its rows were written.")
+        ] = None,
     ) -> None:
-        """Write a balance report: first-seat advantage, victory types, winning domains,
-        game length and effect usage, as PNG plots and DIR/README.md.
+        """Write a balance report: first-seat advantage, victory types, game length and the
+        game's own sections (CIV: winning domains, effect usage), as PNG plots and
+        DIR/README.md.
         """
-        raise typer.Exit(run_report(results, out))
+        raise typer.Exit(run_report(results, out, game_name))

@@ -9,12 +9,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..game_api import Game
 from ..sim.rows import check_out_path, game_row, write_rows
 from ..sim.simulate import (
     GameResult,
@@ -25,21 +26,42 @@ from ..sim.simulate import (
     save_record,
     simulate,
 )
+from .games import GAME_HELP, OPTION_HELP, parse_options, resolve_game
 from .progress import progress_bar
 
 EXIT_USAGE = 2
 
 
-def parse_bots(text: str | None, players: int) -> tuple[str, ...]:
+def default_bots(game: Game, players: int) -> tuple[str, ...]:
+    """No ``--bots``: the game's own first bot (CIV's greedy) at seat 0, random elsewhere."""
+    own = sorted(getattr(game, "bots", dict)())
+    first = own[0] if own else "random"
+    return (first,) + ("random",) * (players - 1)
+
+
+def parse_bots(text: str | None, players: int, game: Game | None = None) -> tuple[str, ...]:
     """The bot of each seat from ``--bots`` (one name for every seat, or one per seat)."""
     if text is None:
-        return ("greedy",) + ("random",) * (players - 1)
+        return default_bots(game or resolve_game(None), players)
     names = [t.strip().lower() for t in text.split(",")]
     if any(not t for t in names):
         raise ValueError(f"--bots {text!r} has an empty name; write names separated by commas")
     if len(names) == 1:
         return tuple(names * players)
     return tuple(names)
+
+
+def cli_options(
+    game: Game, option: list[str] | None, draft: bool = False, teams: bool = False
+) -> dict[str, Any]:
+    """The set-up options of ``--option NAME=VALUE``, with the shortcuts ``--draft``
+    (``deal=draft``) and ``--teams`` (``teams=true``) of the games that have them."""
+    options = parse_options(game, option)
+    if draft:
+        options["deal"] = "draft"
+    if teams:
+        options["teams"] = True
+    return options
 
 
 def print_summary(s: Summary, console: Console) -> None:
@@ -66,10 +88,8 @@ def print_summary(s: Summary, console: Console) -> None:
             f"{s.win_rate(name):.1%}",
         )
     console.print(bots)
-    console.print(
-        f"victories: hegemony {s.hegemony} ({s.hegemony / g:.1%}), "
-        f"majority {s.majority} ({s.majority / g:.1%}), shared {s.shared}"
-    )
+    ends = ", ".join(f"{k} {v} ({v / g:.1%})" for k, v in sorted(s.victories.items()))
+    console.print(f"victories: {ends or 'none'}, shared {s.shared}")
     console.print(
         f"length: {s.mean_turns:.1f} turns on average (min {s.min_turns}, max {s.max_turns}), "
         f"{s.mean_moves:.1f} moves"
@@ -106,11 +126,11 @@ def ctrl_c_held_back() -> Iterator[None]:
             signal.raise_signal(signal.SIGINT)
 
 
-def _write_out(out_path: Path, rows: list[dict[str, object]]) -> bool:
+def _write_out(out_path: Path, rows: list[dict[str, object]], game: Game) -> bool:
     """Write the rows (in game order) to ``--out``; False, with the message said, if it fails."""
     rows.sort(key=lambda row: int(str(row["game"])))
     try:
-        write_rows(out_path, rows)
+        write_rows(out_path, rows, game)
     except OSError as e:
         typer.echo(f"error: cannot write {str(out_path)!r} ({e.strerror})", err=True)
         return False
@@ -131,19 +151,23 @@ def run_simulate(
     progress: bool = True,
     out: str | None = None,
     ray: str | None = None,
+    game_name: str | None = None,
+    option: list[str] | None = None,
 ) -> int:
     try:
+        game = resolve_game(game_name)
+        options = cli_options(game, option, draft, teams)
         cfg = SimConfig(
             games=games,
             players=players,
-            bots=parse_bots(bots, players),
+            bots=parse_bots(bots, players, game),
             seed=seed,
             rotate=rotate,
-            draft=draft,
-            teams=teams,
+            options=options,
             records=records is not None,
+            rows=out is not None,
         )
-        check_config(cfg, jobs=jobs)
+        check_config(cfg, game, jobs=jobs)
         folder: Path | None = prepare_records(records) if records is not None else None
         out_path = check_out_path(out) if out is not None else None
         if ray is not None:
@@ -169,17 +193,17 @@ def run_simulate(
                 if folder is not None:
                     save_record(folder, r)
                 if out_path is not None:
-                    rows.append(game_row(r))
+                    rows.append(game_row(r, game))
                 finished[0] += 1
             bar.advance(task)
 
         try:
-            summary = simulate(cfg, jobs=jobs, on_result=on_result, ray=ray)
+            summary = simulate(cfg, jobs=jobs, on_result=on_result, game=game, ray=ray)
         except KeyboardInterrupt:
             bar.stop()
             typer.echo(f"interrupted after {finished[0]} of {games} games", err=True)
             # the finished games are not lost: they are written as a normal --out file
-            if out_path is not None and rows and _write_out(out_path, rows):
+            if out_path is not None and rows and _write_out(out_path, rows, game):
                 typer.echo(f"wrote the {len(rows)} finished games to {out_path}", err=True)
             return 130
         except ValueError as e:  # Ray could not start or connect
@@ -188,7 +212,7 @@ def run_simulate(
         except OSError as e:
             typer.echo(f"error: cannot save a game record ({e})", err=True)
             return EXIT_USAGE
-    if out_path is not None and not _write_out(out_path, rows):
+    if out_path is not None and not _write_out(out_path, rows, game):
         return EXIT_USAGE
     if as_json:
         typer.echo(json.dumps(summary.to_json()))
@@ -201,16 +225,14 @@ def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate_cmd(
         games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-        players: Annotated[
-            int, typer.Option("--players", "-p", help="Players per game (2-4).")
-        ] = 2,
+        players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 2,
         bots: Annotated[
             str | None,
             typer.Option(
                 "--bots",
                 "-b",
                 help="Bots by seat, comma-separated (greedy,random), or one name for every "
-                "seat. Default: greedy at seat 0, random elsewhere.",
+                "seat. Default: the game's own bot (CIV: greedy) at seat 0, random elsewhere.",
             ),
         ] = None,
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
@@ -222,10 +244,19 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--records", help="Save every game's record in this folder."),
         ] = None,
-        draft: Annotated[bool, typer.Option("--draft", help="Deal by draft (R8).")] = False,
-        teams: Annotated[
-            bool, typer.Option("--teams", help="The team game (R24, 4 players).")
+        draft: Annotated[
+            bool, typer.Option("--draft", help="Deal by draft (CIV, R8): --option deal=draft.")
         ] = False,
+        teams: Annotated[
+            bool,
+            typer.Option(
+                "--teams", help="The team game (CIV, R24, 4 players): --option teams=true."
+            ),
+        ] = False,
+        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
+        ] = None,
         rotate: Annotated[
             bool,
             typer.Option(
@@ -275,5 +306,7 @@ def register(app: typer.Typer) -> None:
                 progress=not no_progress,
                 out=out,
                 ray=ray,
+                game_name=game_name,
+                option=option,
             )
         )

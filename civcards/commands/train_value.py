@@ -1,4 +1,5 @@
-"""``civcards train-value``: play greedy games and fit the search bot's value network."""
+"""``civcards train-value``: play greedy games and fit the search bot's value network
+(for a game whose search kit has one: CIV's, :mod:`civcards.games.carta.value_fit`)."""
 
 from __future__ import annotations
 
@@ -24,14 +25,27 @@ def run_train(
     as_json: bool,
     show_progress: bool,
     features: str = "v1",
+    game_name: str | None = None,
 ) -> int:
-    from ..bots.value import FEATURE_SETS
+    from ..bots.search import search_kit
+    from .games import resolve_game
 
+    try:
+        game = resolve_game(game_name)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        return EXIT_USAGE
+    kit = search_kit(game)
+    hook = getattr(kit, "value_trainer", None)
+    if hook is None:
+        typer.echo(f"error: {game.title} has no value network to train", err=True)
+        return EXIT_USAGE
+    trainer = hook()
     problems = []
-    if features not in FEATURE_SETS:
-        problems.append(f"--features must be one of: {', '.join(FEATURE_SETS)}")
-    if players not in (2, 3, 4):
-        problems.append("--players must be 2, 3 or 4")
+    if features not in trainer.FEATURE_SETS:
+        problems.append(f"--features must be one of: {', '.join(trainer.FEATURE_SETS)}")
+    if not game.min_players <= players <= game.max_players:
+        problems.append(f"--players must be from {game.min_players} to {game.max_players}")
     if games < 10:
         problems.append("--games must be at least 10")
     if jobs < 1:
@@ -54,7 +68,7 @@ def run_train(
     except ImportError:
         typer.echo("error: training needs NumPy: pip install 'civcards[sim]'", err=True)
         return EXIT_USAGE
-    from ..sim.value_fit import fit, generate, write_weights
+    fit, generate, write_weights = trainer.fit, trainer.generate, trainer.write_weights
 
     bar = progress_bar(None, show_progress, transient=False)
     with bar:
@@ -120,9 +134,12 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--out",
                 "-o",
-                help="The JSON file to write (default value-<P>p.json here; the bot reads "
-                "civcards/bots/weights/value-<P>p.json).",
+                help="The JSON file to write (default value-<P>p.json here; CIV's search reads "
+                "civcards/games/carta/weights/value-<P>p.json).",
             ),
+        ] = None,
+        game_name: Annotated[
+            str | None, typer.Option("--game", "-g", help="The game (see `civcards games`).")
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         no_progress: Annotated[
@@ -132,6 +149,16 @@ def register(app: typer.Typer) -> None:
         """Train the value network of the `ismcts` bot from greedy games (needs NumPy)."""
         raise typer.Exit(
             run_train(
-                players, games, seed, jobs, hidden, epochs, out, as_json, not no_progress, features
+                players,
+                games,
+                seed,
+                jobs,
+                hidden,
+                epochs,
+                out,
+                as_json,
+                not no_progress,
+                features,
+                game_name,
             )
         )

@@ -1,8 +1,9 @@
-"""A tournament among bots: every seating rotated, ratings, head-to-head.
+"""A tournament among bots of any registered game: every seating rotated, ratings,
+head-to-head.
 
 ``civcards arena --bots a,b,c --games N --players P`` plays N games among the
-named bots (any spec :func:`civcards.bots.make_bot` accepts, such as
-``greedy``, ``random`` or ``ismcts:1000it``).
+named bots (any spec :func:`civcards.bots.make_bot` accepts for the game,
+such as ``random``, ``ismcts:1000it`` or CIV's ``greedy``).
 
 **Seatings.** The games cycle through a fixed list of seatings (the bot of
 each seat), so that every bot sits at every seat equally often:
@@ -12,8 +13,9 @@ each seat), so that every bot sits at every seat equally often:
 * ``B < P`` (``--bots ismcts,greedy --players 3``): every assignment of the
   bots to the seats that uses each bot at least once, so a bot may hold
   several seats (``AAB, ABA, BAA, ABB, BAB, BBA``);
-* the team game (``--teams``, 4 players): each team is one bot in both its
-  seats, every ordered pair of different bots (``ABAB``, ``BABA``).
+* team seating (``--teams``; CIV's team game, 4 players, seats 0+2 against
+  1+3): each team is one bot in all its seats, every ordered pair of different
+  bots (``ABAB``, ``BABA``).
 
 Both lists are symmetric in the bots, so each bot gets each seat equally
 often in every complete cycle; the seating is balanced when N is a multiple
@@ -24,9 +26,10 @@ cycle are dealt from the same seed (a function of ``--seed`` and the cycle),
 so every deal, start player included, is played once under each seating
 (duplicate format). The bots' own seeds differ in every game.
 
-**Results.** A game's one victory is shared equally among its winning sides
-(a seat, or a team in the team game), and a side's share goes to its bot:
-``wins`` are fractions and add up to the number of games. A bot *won* a game
+**Results.** A game's one victory is shared equally among its winning seats
+(a team's victory: half for each member; every member of a winning side is a
+winner), and a seat's share goes to its bot: ``wins`` are fractions and add
+up to the number of games. A bot *won* a game
 when one of its seats is among the winners. ``win_rate`` is a bot's wins per
 game it took part in. ``head_to_head[a][b]``, over the games both played, is
 a's score against b: 1 for a game a won and b did not, 1/2 when both or
@@ -48,24 +51,25 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot
-from ..game_api import Game
+from ..game_api import Game, GameError
 from .simulate import GameResult, default_game, game_seed, play_seated, run_indexed
 
 
 @dataclass(frozen=True)
 class ArenaConfig:
-    """An arena: the bots (different specs), games and players."""
+    """An arena: the bots (different specs), games and players, the game's set-up
+    ``options``, and ``teams``: one bot per team (seats of the same parity)."""
 
     bots: tuple[str, ...]
     games: int
     players: int
     seed: int = 0
-    draft: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
     teams: bool = False
 
 
@@ -89,9 +93,9 @@ def parse_bot_list(text: str) -> tuple[str, ...]:
 def seatings(bots: tuple[str, ...], players: int, teams: bool = False) -> list[tuple[str, ...]]:
     """The seatings an arena cycles through (see the module's documentation)."""
     if teams:
-        if players != 4:
-            raise ValueError(f"the team game needs exactly 4 players, not {players}")
-        return [(a, b, a, b) for a, b in itertools.permutations(bots, 2)]
+        if players < 2 or players % 2:
+            raise ValueError(f"team seating needs an even number of players, not {players}")
+        return [(a, b) * (players // 2) for a, b in itertools.permutations(bots, 2)]
     if len(bots) >= players:
         return list(itertools.permutations(bots, players))
     every = set(bots)
@@ -104,7 +108,7 @@ def check_arena(cfg: ArenaConfig, game: Game | None = None, jobs: int = 1) -> No
     if len(cfg.bots) < 2:
         raise ValueError(f"an arena needs at least 2 different bots, not {len(cfg.bots)}")
     for spec in cfg.bots:
-        make_bot(spec, seed=0)  # ValueError for an unknown name
+        make_bot(game, spec, seed=0)  # ValueError for an unknown name
     if cfg.games < 1:
         raise ValueError(f"the number of games must be at least 1, not {cfg.games}")
     if not game.min_players <= cfg.players <= game.max_players:
@@ -112,8 +116,11 @@ def check_arena(cfg: ArenaConfig, game: Game | None = None, jobs: int = 1) -> No
             f"the number of players must be from {game.min_players} to {game.max_players}, "
             f"not {cfg.players}"
         )
-    if cfg.teams and cfg.players != 4:
-        raise ValueError(f"the team game needs exactly 4 players, not {cfg.players}")
+    try:
+        game.check_options(cfg.players, dict(cfg.options))
+    except GameError as e:
+        raise ValueError(str(e)) from None
+    seatings(cfg.bots, cfg.players, cfg.teams)  # ValueError for a team seating that cannot be
     if jobs < 1:
         raise ValueError(f"the number of jobs must be at least 1, not {jobs}")
 
@@ -141,27 +148,16 @@ def play_arena_game(cfg: ArenaConfig, i: int, game: Game) -> GameResult:
         arena_seats(cfg, i),
         deal_seed(cfg, i),
         index=i,
-        draft=cfg.draft,
-        teams=cfg.teams,
+        options=cfg.options,
         bot_seed=bots_seed(cfg.seed, i),
     )
 
 
 def win_shares(r: GameResult) -> dict[str, float]:
     """Each bot's share of the game's one victory (0 for a bot that did not win)."""
-    n = len(r.seats)
-
-    def side(s: int) -> int:
-        return s % 2 if r.teams else s
-
-    won_sides = {side(w) for w in r.winners}
     shares = dict.fromkeys(r.seats, 0.0)
-    if not won_sides:
-        return shares
-    for sd in won_sides:
-        members = [s for s in range(n) if side(s) == sd]
-        for s in members:
-            shares[r.seats[s]] += 1.0 / len(won_sides) / len(members)
+    for w in r.winners:
+        shares[r.seats[w]] += 1.0 / len(r.winners)
     return shares
 
 
@@ -205,8 +201,8 @@ class ArenaSummary:
     moves_by_bot: dict[str, int] = field(default_factory=dict)
     seat_wins: dict[str, list[float]] = field(default_factory=dict)
     seat_games: dict[str, list[int]] = field(default_factory=dict)
-    hegemony: int = 0
-    majority: int = 0
+    #: games by how they ended (the game's words)
+    victories: dict[str, int] = field(default_factory=dict)
     shared: int = 0
     total_turns: int = 0
     seconds: float = 0.0
@@ -256,7 +252,8 @@ class ArenaSummary:
             "players": self.cfg.players,
             "bots": bots,
             "seed": self.cfg.seed,
-            "deal": "draft" if self.cfg.draft else "basic",
+            "options": dict(self.cfg.options),
+            **{k: v for k, v in self.cfg.options.items() if k not in ("teams",)},
             "teams": self.cfg.teams,
             "seatings": self.seatings,
             "balanced": self.balanced,
@@ -273,8 +270,8 @@ class ArenaSummary:
             "games_by_seat": {b: self.seat_games.get(b, []) for b in bots},
             "seconds_per_move": {b: round(self.seconds_per_move(b), 6) for b in bots},
             "moves_by_bot": {b: self.moves_by_bot.get(b, 0) for b in bots},
-            "hegemony": self.hegemony,
-            "majority": self.majority,
+            "victories": dict(sorted(self.victories.items())),
+            **dict(sorted(self.victories.items())),
             "shared": self.shared,
             "mean_turns": round(self.total_turns / g, 3) if g else 0.0,
             "seconds": round(self.seconds, 3),
@@ -307,10 +304,8 @@ def summarize(cfg: ArenaConfig, results: list[GameResult], seconds: float = 0.0)
             s.seat_games[b][seat] += 1
             s.think[b] = s.think.get(b, 0.0) + (r.think[seat] if r.think else 0.0)
             s.moves_by_bot[b] = s.moves_by_bot.get(b, 0) + (r.decisions[seat] if r.decisions else 0)
-        won_sides = {w % 2 if r.teams else w for w in r.winners}
         for w in r.winners:
-            side_size = 2 if r.teams else 1
-            s.seat_wins[r.seats[w]][w] += 1.0 / len(won_sides) / side_size
+            s.seat_wins[r.seats[w]][w] += 1.0 / len(r.winners)
         for a, b in itertools.permutations(present, 2):
             p = s.pairs[a][b]
             p.games += 1
@@ -325,10 +320,8 @@ def summarize(cfg: ArenaConfig, results: list[GameResult], seconds: float = 0.0)
             ranks: list[float] = [1.0 if won[b] else 2.0 for b in present]
             for b, new in zip(present, model.rate(teams, ranks=ranks), strict=True):
                 rating[b] = new[0]
-        if r.victory == "hegemony":
-            s.hegemony += 1
-        elif r.victory == "majority":
-            s.majority += 1
+        if r.victory is not None:
+            s.victories[r.victory] = s.victories.get(r.victory, 0) + 1
         if r.shared:
             s.shared += 1
         s.total_turns += r.turns

@@ -1,15 +1,18 @@
 """Engine throughput: random playouts on one core, and OpenSpiel's Python game beside it.
 
-CIV's figure is the rate of whole games from a fresh :func:`new_game` (set-up
-and deal included) played to the end by
-:func:`civcards.carta.game.random_playout` (each move uniform over the legal
-moves). The rate of the playouts alone (set-up excluded) is reported too.
+A game's figure is the rate of whole games from a fresh state (set-up and
+deal included) played to the end with each move uniform over the legal moves:
+by the game's own playout where it has one (:meth:`Game.random_playout`; CIV:
+:func:`civcards.carta.game.random_playout`, the engine alone), else through
+the interface (``legal`` and ``play``). The rate of the playouts alone
+(set-up excluded) is reported too.
 
 When ``pyspiel`` can be imported, the same measurement is made on OpenSpiel's
 pure-Python game ``python_team_dominoes`` (chance nodes sampled by their
 probabilities, players' actions uniform over the legal actions).
 
->>> r = bench_carta(2, seconds=0.05)
+>>> from civcards.game_api import get_game
+>>> r = bench_game(get_game("carta"), 2, seconds=0.05)
 >>> r["games"] > 0 and r["moves_per_sec"] > 0
 True
 """
@@ -22,20 +25,50 @@ import platform
 import random
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ..game_api import Game, default_options
 
 OPENSPIEL_GAME = "python_team_dominoes"
 BEGIN = "<!-- civcards-bench:begin -->"
 END = "<!-- civcards-bench:end -->"
 
 
-def bench_carta(players: int, seconds: float = 5.0, warmup: float = 0.2) -> dict[str, Any]:
-    """Random playouts of ``players``-player CIV games for about ``seconds`` on this core."""
-    from ..carta.game import new_game, random_playout
+def playout_of(game: Game) -> Callable[[Any, random.Random], int]:
+    """The game's random playout (state, rng) -> moves played: its own, else one through
+    the interface (each move uniform over :meth:`Game.legal`)."""
+    own = getattr(game, "random_playout", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
 
-    if players not in (2, 3, 4):
-        raise ValueError(f"CIV is played by 2, 3 or 4 players, not {players}")
+    def playout(state: Any, rng: random.Random) -> int:
+        count = 0
+        while not state.finished:
+            legal = game.legal(state)
+            game.play(state, legal[int(rng.random() * len(legal))])
+            count += 1
+        return count
+
+    return playout
+
+
+def bench_game(
+    game: Game, players: int, seconds: float = 5.0, warmup: float = 0.2
+) -> dict[str, Any]:
+    """Random playouts of ``players``-player games for about ``seconds`` on this core."""
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(
+            f"{game.title} is played by {game.min_players} to {game.max_players} players, "
+            f"not {players}"
+        )
+    opts = game.check_options(players, default_options(game))
+    random_playout = playout_of(game)
+
+    def new_game(players: int, seed: int) -> Any:
+        return game.new_state(players, opts, seed)
+
     clock = time.perf_counter
     end = clock() + warmup
     i = 0
@@ -55,7 +88,7 @@ def bench_carta(players: int, seconds: float = 5.0, warmup: float = 0.2) -> dict
         playing += now - t1
         games += 1
     total = now - t0
-    return _rates(f"civ-{players}p", games, moves, total) | {
+    return _rates(f"{game.name}-{players}p", games, moves, total) | {
         "players": players,
         "playout_seconds": round(playing, 4),
         "playout_games_per_sec": round(games / playing, 1) if playing else 0.0,
@@ -139,7 +172,13 @@ def _rates(name: str, games: int, moves: int, seconds: float) -> dict[str, Any]:
 
 
 def bench_bot(
-    spec: str, *, games: int = 4, players: int = 2, opponent: str = "greedy", seed: int = 0
+    spec: str,
+    *,
+    games: int = 4,
+    players: int = 2,
+    opponent: str = "greedy",
+    seed: int = 0,
+    game: Game | None = None,
 ) -> dict[str, Any]:
     """How long bot ``spec`` thinks a move, in ``games`` games against ``opponent`` bots.
 
@@ -148,38 +187,41 @@ def bench_bot(
     ``choice`` figures count only the decisions with two options or more (a
     single option costs a bot nothing).
     """
-    from ..bots import bot_move, make_bot
-    from ..carta import GAME, seat_options
+    from ..bots import bot_choice, make_bot
+    from .simulate import default_game
 
-    make_bot(spec)  # a bad name fails here, before any game
-    make_bot(opponent)
+    game = game or default_game()
+    make_bot(game, spec)  # a bad name fails here, before any game
+    make_bot(game, opponent)
+    opts = game.check_options(players, default_options(game))
     every: list[float] = []
     choices: list[float] = []
     for i in range(games):
-        g = GAME.new_game(players, seed=seed + i)
+        g = game.new_state(players, opts, seed + i)
         mine = i % players
         bots = [
-            make_bot(spec if s == mine else opponent, seed=seed + i * 10 + s)
+            make_bot(game, spec if s == mine else opponent, seed=seed + i * 10 + s)
             for s in range(players)
         ]
         while not g.finished:
             s = g.to_move
             assert s is not None
-            several = s == mine and len(seat_options(g)) > 1
+            several = s == mine and len(game.choices(g)) > 1
             t0 = time.perf_counter()
-            move = bot_move(bots[s], GAME, g)
+            choice = bot_choice(bots[s], game, g)
             dt = time.perf_counter() - t0
             if s == mine:
                 every.append(dt)
                 if several:
                     choices.append(dt)
-            g.apply(move)
+            game.apply_choice(g, choice)
     choices.sort()
 
     def pct(q: float) -> float:
         return choices[min(len(choices) - 1, int(q * len(choices)))] if choices else 0.0
 
     return {
+        "game": game.name,
         "bot": spec,
         "opponent": opponent,
         "players": players,
@@ -215,15 +257,23 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def run_bench(players: list[int], seconds: float, openspiel: bool = True) -> dict[str, Any]:
-    """Every measurement of ``civcards bench``, as one JSON-ready object."""
-    carta = [bench_carta(p, seconds) for p in players]
+def run_bench(
+    players: list[int], seconds: float, openspiel: bool = True, game: Game | None = None
+) -> dict[str, Any]:
+    """Every measurement of ``civcards bench``, as one JSON-ready object (the game's
+    figures under ``"civ"``, one per player count)."""
+    from .simulate import default_game
+
+    game = game or default_game()
+    figures = [bench_game(game, p, seconds) for p in players]
     os_result = bench_openspiel(seconds) if openspiel else None
     return {
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine_info(),
         "seconds_per_run": seconds,
-        "civ": carta,
+        "game": game.name,
+        "title": game.title,
+        "civ": figures,
         "openspiel": os_result,
         "openspiel_note": None
         if os_result is not None
@@ -246,7 +296,8 @@ def markdown(result: dict[str, Any], command: str) -> str:
     ]
     for r in result["civ"]:
         lines.append(
-            f"| CIV, {r['players']} players | {r['games']:,} | {r['games_per_sec']:,.0f} | "
+            f"| {result.get('title', 'CIV')}, {r['players']} players | {r['games']:,} | "
+            f"{r['games_per_sec']:,.0f} | "
             f"{r['moves_per_sec']:,.0f} | {r['mean_moves']:.1f} | "
             f"{r['playout_games_per_sec']:,.0f} |"
         )

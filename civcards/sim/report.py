@@ -1,4 +1,5 @@
-"""The balance report: plots and a Markdown summary of ``simulate --out`` results.
+"""The balance report: plots and a Markdown summary of ``simulate --out`` results, for any
+registered game.
 
 :func:`analyze` turns rows (:mod:`civcards.sim.rows`) into numbers, grouped by
 configuration (player count, deal, team game); :func:`write_report` writes
@@ -13,10 +14,11 @@ Definitions:
   (position 0 played first). The win share of a position is the mean of its
   shares over the games, with a 95 % interval (mean ± 1.96 standard errors),
   to compare with the fair ``1/P``.
-* **victory types**: hegemony (R21) or majority (R22) victories per game.
-* **winning domain**: the domain of each hegemony victory.
-* **game length**: the engine's turn counter at the end.
-* **effect usage**: the mean number of uses of each effect kind per game.
+* **victory types**: how the games ended, in the game's words (CIV: hegemony,
+  R21, or majority, R22).
+* **game length**: the game's turn counter at the end.
+* then the game's own sections (:meth:`civcards.game_api.Game.report_sections`;
+  CIV: the winning domain of each hegemony victory, the effect usage).
 """
 
 from __future__ import annotations
@@ -29,34 +31,58 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..carta.cards import DOMAIN_NAMES, LETTERS
-from ..carta.moves import EFFECT_KINDS
+from ..game_api import Game
 from .rows import read_rows
 
 NOTES_BEGIN = "<!-- civcards-report:notes:begin -->"
 NOTES_END = "<!-- civcards-report:notes:end -->"
-PLOTS = ("first_seat.png", "victory_types.png", "hegemony_domains.png", "turns.png", "effects.png")
+PLOTS = ("first_seat.png", "victory_types.png", "turns.png")
 
 
-def load(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
+def _default_game() -> Game:
+    from .simulate import default_game
+
+    return default_game()
+
+
+def load(paths: Sequence[str | Path], game: Game | None = None) -> list[dict[str, Any]]:
     """The rows of every file, in order; ValueError with a sentence for a bad one."""
+    game = game or _default_game()
     if not paths:
         raise ValueError("give at least one results file (from civcards simulate --out)")
     rows: list[dict[str, Any]] = []
     for p in paths:
-        rows.extend(read_rows(p))
+        rows.extend(read_rows(p, game))
     if not rows:
         raise ValueError("the results files hold no games")
     return rows
 
 
-def group_key(row: dict[str, Any]) -> tuple[int, str, bool]:
-    return (int(row["players"]), str(row.get("deal") or "basic"), bool(row.get("teams")))
+GroupKey = tuple[Any, ...]
 
 
-def group_label(key: tuple[int, str, bool]) -> str:
-    p, deal, teams = key
-    return f"{p}p {deal}" + (" teams" if teams else "")
+def group_key(row: dict[str, Any], game: Game | None = None) -> GroupKey:
+    """The configuration of a row: its player count, then each option of the game."""
+    game = game or _default_game()
+    return (int(row["players"]), *(_opt(row.get(o.name), o.default) for o in game.options))
+
+
+def _opt(value: Any, default: Any) -> Any:
+    return default if value is None else value
+
+
+def group_label(key: GroupKey, game: Game | None = None) -> str:
+    """``2p basic``, ``4p basic teams``: the player count, then each option that is not
+    false (a true option by its name, another by its value)."""
+    game = game or _default_game()
+    parts = [f"{key[0]}p"]
+    for o, v in zip(game.options, key[1:], strict=True):
+        if o.kind == "bool":
+            if v:
+                parts.append(o.name)
+        else:
+            parts.append(str(v))
+    return " ".join(parts)
 
 
 def _winners(row: dict[str, Any]) -> list[int]:
@@ -74,21 +100,24 @@ def _interval(values: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def analyze(rows: Iterable[dict[str, Any]], game: Game | None = None) -> dict[str, Any]:
     """Every number of the report, grouped by configuration (JSON-ready)."""
-    groups: dict[tuple[int, str, bool], list[dict[str, Any]]] = {}
+    game = game or _default_game()
+    groups: dict[GroupKey, list[dict[str, Any]]] = {}
     for row in rows:
-        groups.setdefault(group_key(row), []).append(row)
-    out: dict[str, Any] = {"games": sum(len(g) for g in groups.values()), "groups": []}
-    for key in sorted(groups):
+        groups.setdefault(group_key(row, game), []).append(row)
+    every = [r for g in groups.values() for r in g]
+    reasons = sorted({str(r["victory"]) for r in every if r.get("victory")})
+    hook = getattr(game, "report_sections", None)
+    out: dict[str, Any] = {"games": len(every), "reasons": reasons, "groups": []}
+    for key in sorted(groups, key=repr):
         g = groups[key]
         p = key[0]
         n = len(g)
-        heg = sum(1 for r in g if r["victory"] == "hegemony")
-        maj = sum(1 for r in g if r["victory"] == "majority")
+        ends = {v: sum(1 for r in g if r["victory"] == v) for v in reasons}
         shares: list[list[float]] = [[] for _ in range(p)]
         outright = [0] * p
-        by_victory: dict[str, list[float]] = {"hegemony": [0.0] * p, "majority": [0.0] * p}
+        by_victory: dict[str, list[float]] = {v: [0.0] * p for v in reasons}
         for row in g:
             won = _winners(row)
             start = int(row["start"])
@@ -110,44 +139,47 @@ def analyze(rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
                     "ci95": [round(lo, 4), round(hi, 4)],
                 }
             )
-        domains = {
-            c: sum(1 for r in g if r["victory"] == "hegemony" and r["domain"] == c) for c in LETTERS
-        }
         turns = sorted(int(r["turns"]) for r in g)
-        effects = {
-            k: round(sum(int(r.get(f"effect_{k}") or 0) for r in g) / n, 3) for k in EFFECT_KINDS
+        group: dict[str, Any] = {
+            "label": group_label(key, game),
+            "players": p,
+            **{o.name: v for o, v in zip(game.options, key[1:], strict=True)},
+            "games": n,
+            "fair_share": round(1 / p, 4),
+            "first_seat": positions,
+            # the win share of each position among the games that ended each way
+            "first_seat_by_victory": {
+                v: [round(x / max(1, ends[v]), 4) for x in by_victory[v]] for v in reasons
+            },
+            "victories": ends,
+            **ends,
+            "shared": sum(1 for r in g if r.get("shared")),
+            "turns": {
+                "mean": round(statistics.fmean(turns), 2),
+                "median": statistics.median(turns),
+                "min": turns[0],
+                "max": turns[-1],
+                "p10": turns[int(0.1 * (n - 1))],
+                "p90": turns[int(0.9 * (n - 1))],
+            },
+            "turns_values": turns,
+            "sections": hook(g) if hook is not None else [],
         }
-        out["groups"].append(
-            {
-                "label": group_label(key),
-                "players": p,
-                "deal": key[1],
-                "teams": key[2],
-                "games": n,
-                "fair_share": round(1 / p, 4),
-                "first_seat": positions,
-                # the win share of each position among the games won by hegemony, by majority
-                "first_seat_by_victory": {
-                    v: [round(x / max(1, count), 4) for x in by_victory[v]]
-                    for v, count in (("hegemony", heg), ("majority", maj))
-                },
-                "hegemony": heg,
-                "majority": maj,
-                "shared": sum(1 for r in g if r.get("shared")),
-                "hegemony_share": round(heg / n, 4),
-                "hegemony_domains": domains,
-                "turns": {
-                    "mean": round(statistics.fmean(turns), 2),
-                    "median": statistics.median(turns),
-                    "min": turns[0],
-                    "max": turns[-1],
-                    "p10": turns[int(0.1 * (n - 1))],
-                    "p90": turns[int(0.9 * (n - 1))],
-                },
-                "turns_values": turns,
-                "effects_per_game": effects,
-            }
-        )
+        if reasons:
+            group[f"{reasons[0]}_share"] = round(ends[reasons[0]] / n, 4)
+        for sec in group["sections"]:
+            group[str(sec["key"])] = dict(zip(_keys(sec), sec["values"], strict=True))
+        out["groups"].append(group)
+    return out
+
+
+def _keys(sec: dict[str, Any]) -> list[str]:
+    """A section's column keys in summary.json: the text in brackets of a label
+    (``Military (M)`` -> ``M``), else the label."""
+    out = []
+    for c in sec["columns"]:
+        m = re.search(r"\(([^)]*)\)$", str(c))
+        out.append(m.group(1) if m else str(c))
     return out
 
 
@@ -169,30 +201,32 @@ def findings(summary: dict[str, Any]) -> list[str]:
         else:
             verdict = "no first-seat effect that these games can tell from chance"
         best = max(g["first_seat"], key=lambda x: x["win_share"])
+        ends = "".join(
+            f"{v.capitalize()} ends {_pct(k / g['games'])} of the games. "
+            for v, k in g["victories"].items()
+        )
+        extra = "".join(f"{s['finding']} " for s in g["sections"] if s.get("finding"))
         lines.append(
             f"**{g['label']}** ({g['games']:,} games): the first player wins "
             f"{_pct(first['win_share'])} (95 %: {_pct(lo)}–{_pct(hi)}) against a fair "
             f"{_pct(fair)}: {verdict}; the best position is {best['position']} "
-            f"({_pct(best['win_share'])}). Hegemony ends {_pct(g['hegemony_share'])} of the "
-            f"games, majority {_pct(g['majority'] / g['games'])}. "
-            + _domain_sentence(g)
-            + f" Games last {g['turns']['mean']:.1f} turns on average "
+            f"({_pct(best['win_share'])}). "
+            + ends
+            + extra
+            + f"Games last {g['turns']['mean']:.1f} turns on average "
             f"(median {g['turns']['median']:g}, {g['turns']['min']}–{g['turns']['max']})."
         )
     return lines
 
 
-def _domain_sentence(g: dict[str, Any]) -> str:
-    heg = g["hegemony"]
-    if not heg:
-        return "No hegemony victory."
-    ranked = sorted(g["hegemony_domains"].items(), key=lambda kv: -kv[1])
-    parts = [f"{DOMAIN_NAMES[LETTERS.index(c)]} {_pct(k / heg)}" for c, k in ranked if k]
-    return "Hegemonies by domain: " + ", ".join(parts) + "."
+def _fmt(x: Any) -> str:
+    return f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
 def markdown(summary: dict[str, Any], sources: list[str], notes: str | None = None) -> str:
     """The README.md of the report."""
+    groups = summary["groups"]
+    reasons: list[str] = summary.get("reasons", [])
     out = ["# Balance report", ""]
     out += [NOTES_BEGIN, notes.strip() if notes else "", NOTES_END, ""]
     out += [
@@ -214,74 +248,64 @@ def markdown(summary: dict[str, Any], sources: list[str], notes: str | None = No
         "| games | position | wins | win share | 95 % interval | fair |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for g in summary["groups"]:
+    for g in groups:
         for pos in g["first_seat"]:
             lo, hi = pos["ci95"]
             out.append(
                 f"| {g['label']} | {pos['position']} | {pos['wins']} | "
                 f"{pos['win_share']:.4f} | {lo:.4f}–{hi:.4f} | {g['fair_share']:.4f} |"
             )
+    if reasons:
+        out += [
+            "",
+            "The same shares among the games that ended each way:",
+            "",
+            "| games | victory | games won so | win share by position (0, 1, …) |",
+            "|---|---|---:|---|",
+        ]
+        for g in groups:
+            for v in reasons:
+                sh = " · ".join(f"{x:.3f}" for x in g["first_seat_by_victory"][v])
+                out.append(f"| {g['label']} | {v} | {g['victories'][v]} | {sh} |")
+    out += ["", "![first-seat advantage](first_seat.png)", "", "## How the games ended", ""]
+    share = f" {reasons[0]} share |" if reasons else ""
     out += [
-        "",
-        "The same shares among the games won by hegemony, and among those won by majority:",
-        "",
-        "| games | victory | games won so | win share by position (0, 1, …) |",
-        "|---|---|---:|---|",
+        "| games | count | "
+        + " | ".join(reasons)
+        + (" | " if reasons else "")
+        + "shared |"
+        + share,
+        "|---|---:|" + "---:|" * (len(reasons) + 1) + ("---:|" if reasons else ""),
     ]
-    for g in summary["groups"]:
-        for v in ("hegemony", "majority"):
-            sh = " · ".join(f"{x:.3f}" for x in g["first_seat_by_victory"][v])
-            out.append(f"| {g['label']} | {v} | {g[v]} | {sh} |")
-    out += ["", "![first-seat advantage](first_seat.png)", "", "## Hegemony or majority", ""]
-    out += [
-        "| games | count | hegemony | majority | shared | hegemony share |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    for g in summary["groups"]:
-        out.append(
-            f"| {g['label']} | {g['games']} | {g['hegemony']} | {g['majority']} | "
-            f"{g['shared']} | {g['hegemony_share']:.4f} |"
-        )
-    out += ["", "![victory types](victory_types.png)", "", "## Winning domain (hegemony)", ""]
-    out += [
-        "| games | "
-        + " | ".join(f"{n} ({c})" for c, n in zip(LETTERS, DOMAIN_NAMES, strict=True))
-        + " |",
-        "|---|" + "---:|" * len(LETTERS),
-    ]
-    for g in summary["groups"]:
-        out.append(
-            f"| {g['label']} | " + " | ".join(str(g["hegemony_domains"][c]) for c in LETTERS) + " |"
-        )
-    out += ["", "![hegemony domains](hegemony_domains.png)", "", "## Game length (turns)", ""]
+    for g in groups:
+        cells = [str(g["victories"][v]) for v in reasons] + [str(g["shared"])]
+        if reasons:
+            cells.append(f"{g['victories'][reasons[0]] / g['games']:.4f}")
+        out.append(f"| {g['label']} | {g['games']} | " + " | ".join(cells) + " |")
+    out += ["", "![victory types](victory_types.png)", "", "## Game length (turns)", ""]
     out += [
         "| games | mean | median | min | 10 % | 90 % | max |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for g in summary["groups"]:
+    for g in groups:
         t = g["turns"]
         out.append(
             f"| {g['label']} | {t['mean']:.2f} | {t['median']:g} | {t['min']} | {t['p10']} | "
             f"{t['p90']} | {t['max']} |"
         )
-    out += ["", "![game length](turns.png)", "", "## Effect usage (mean uses per game)", ""]
-    labels = [g["label"] for g in summary["groups"]]
-    out += ["| effect | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
-    for k in EFFECT_KINDS:
-        out.append(
-            f"| {k} | "
-            + " | ".join(f"{g['effects_per_game'][k]:.3f}" for g in summary["groups"])
-            + " |"
-        )
-    out += [
-        "",
-        "An Inspiration counts as `inspiration`, not as the effect it copies; Holy Book "
-        "and Divine Right (the passive hand sizes of R16) are moves only when an "
-        "Inspiration copies them, so they count 0 here.",
-        "",
-        "![effect usage](effects.png)",
-        "",
-    ]
+    out += ["", "![game length](turns.png)", ""]
+    for i, sec in enumerate(groups[0]["sections"] if groups else []):
+        out += [f"## {sec['title']}", ""]
+        out += ["| games | " + " | ".join(str(c) for c in sec["columns"]) + " |"]
+        out += ["|---|" + "---:|" * len(sec["columns"])]
+        for g in groups:
+            row = g["sections"][i]["values"]
+            out.append(f"| {g['label']} | " + " | ".join(_fmt(x) for x in row) + " |")
+        out.append("")
+        if sec.get("note"):
+            out += [str(sec["note"]), ""]
+        if sec.get("plot"):
+            out += [f"![{sec['plot']['title']}]({sec['plot']['file']})", ""]
     return "\n".join(out)
 
 
@@ -293,6 +317,7 @@ def plot(summary: dict[str, Any], folder: Path) -> list[Path]:
     import matplotlib.pyplot as plt
 
     groups = summary["groups"]
+    reasons: list[str] = summary.get("reasons", [])
     labels = [g["label"] for g in groups]
     written: list[Path] = []
 
@@ -322,31 +347,18 @@ def plot(summary: dict[str, Any], folder: Path) -> list[Path]:
     save(fig, "first_seat.png")
 
     fig, ax = plt.subplots(figsize=(max(4, 1.6 * len(groups)), 3.6))
-    heg = [g["hegemony"] / g["games"] for g in groups]
-    ax.bar(labels, heg, label="hegemony", color="#55a868")
-    ax.bar(labels, [1 - h for h in heg], bottom=heg, label="majority", color="#8172b2")
+    bottom = [0.0] * len(groups)
+    colours = ["#55a868", "#8172b2", "#dd8452", "#4c72b0", "#c44e52"]
+    for j, v in enumerate(reasons):
+        part = [g["victories"][v] / g["games"] for g in groups]
+        ax.bar(labels, part, bottom=bottom, label=v, color=colours[j % len(colours)])
+        bottom = [b + x for b, x in zip(bottom, part, strict=True)]
     ax.set_ylabel("share of games")
     ax.set_ylim(0, 1)
-    ax.legend(fontsize=8)
+    if reasons:
+        ax.legend(fontsize=8)
     ax.set_title("victory types")
     save(fig, "victory_types.png")
-
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    width = 0.8 / len(groups)
-    for j, g in enumerate(groups):
-        total = g["hegemony"] or 1
-        ax.bar(
-            [d + j * width for d in range(len(LETTERS))],
-            [g["hegemony_domains"][c] / total for c in LETTERS],
-            width=width,
-            label=g["label"],
-        )
-    ax.set_xticks([d + 0.4 - width / 2 for d in range(len(LETTERS))])
-    ax.set_xticklabels(DOMAIN_NAMES)
-    ax.set_ylabel("share of hegemony victories")
-    ax.set_title("winning domain (hegemony)")
-    ax.legend(fontsize=8)
-    save(fig, "hegemony_domains.png")
 
     fig, ax = plt.subplots(figsize=(7, 3.6))
     top = max(max(g["turns_values"]) for g in groups)
@@ -361,22 +373,35 @@ def plot(summary: dict[str, Any], folder: Path) -> list[Path]:
     ax.legend(fontsize=8)
     save(fig, "turns.png")
 
-    fig, ax = plt.subplots(figsize=(7, 5))
-    height = 0.8 / len(groups)
-    for j, g in enumerate(groups):
-        ax.barh(
-            [k + j * height for k in range(len(EFFECT_KINDS))],
-            [g["effects_per_game"][k] for k in EFFECT_KINDS],
-            height=height,
-            label=g["label"],
-        )
-    ax.set_yticks([k + 0.4 - height / 2 for k in range(len(EFFECT_KINDS))])
-    ax.set_yticklabels(EFFECT_KINDS)
-    ax.invert_yaxis()
-    ax.set_xlabel("mean uses per game")
-    ax.set_title("effect usage")
-    ax.legend(fontsize=8)
-    save(fig, "effects.png")
+    for i, sec in enumerate(groups[0]["sections"] if groups else []):
+        spec = sec.get("plot")
+        if not spec:
+            continue
+        cols = [str(c) for c in sec["columns"]]
+        horizontal = bool(spec.get("horizontal"))
+        fig, ax = plt.subplots(figsize=(7, 5 if horizontal else 3.6))
+        width = 0.8 / len(groups)
+        for j, g in enumerate(groups):
+            gs = g["sections"][i]
+            ys = gs["plot"].get("values", gs["values"])
+            xs = [k + j * width for k in range(len(cols))]
+            if horizontal:
+                ax.barh(xs, ys, height=width, label=g["label"])
+            else:
+                ax.bar(xs, ys, width=width, label=g["label"])
+        ticks = [k + 0.4 - width / 2 for k in range(len(cols))]
+        if horizontal:
+            ax.set_yticks(ticks)
+            ax.set_yticklabels(cols)
+            ax.invert_yaxis()
+            ax.set_xlabel(spec.get("label", ""))
+        else:
+            ax.set_xticks(ticks)
+            ax.set_xticklabels(cols, fontsize=8)
+            ax.set_ylabel(spec.get("label", ""))
+        ax.set_title(spec.get("title", sec["title"]))
+        ax.legend(fontsize=8)
+        save(fig, str(spec["file"]))
     return written
 
 
@@ -389,14 +414,18 @@ def _old_notes(readme: Path) -> str | None:
 
 
 def write_report(
-    paths: Sequence[str | Path], folder: str | Path, rows: list[dict[str, Any]] | None = None
+    paths: Sequence[str | Path],
+    folder: str | Path,
+    rows: list[dict[str, Any]] | None = None,
+    game: Game | None = None,
 ) -> dict[str, Any]:
     """Read the results files and write the report into ``folder``; returns the summary.
 
     Text between the notes markers of an existing ``README.md`` is kept.
     """
+    game = game or _default_game()
     if rows is None:
-        rows = load(paths)
+        rows = load(paths, game)
     out = Path(folder)
     if out.exists() and not out.is_dir():
         raise ValueError(f"{str(out)!r} exists and is not a folder")
@@ -404,13 +433,17 @@ def write_report(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise ValueError(f"cannot create the folder {str(out)!r} ({e.strerror})") from None
-    summary = analyze(rows)
+    summary = analyze(rows, game)
     readme = out / "README.md"
     notes = _old_notes(readme)
     plot(summary, out)
     public = {
         "games": summary["games"],
-        "groups": [{k: v for k, v in g.items() if k != "turns_values"} for g in summary["groups"]],
+        "game": game.name,
+        "groups": [
+            {k: v for k, v in g.items() if k not in ("turns_values", "sections")}
+            for g in summary["groups"]
+        ],
     }
     (out / "summary.json").write_text(json.dumps(public, indent=1) + "\n", encoding="utf-8")
     sources = [str(p) for p in paths]

@@ -1,25 +1,22 @@
 """One row per simulated game, written to Parquet or CSV (``simulate --out``) and read back.
 
-The columns are the same for every run, whatever the number of players (the
-seats a game does not have are empty), so files of several runs can be read
-together:
+The columns are the same for every run of a game, whatever the number of
+players (the seats a game does not have are empty), so files of several runs
+can be read together:
 
 * ``game`` (its index in the run), ``seed`` (the deal's seed), ``players``,
-  ``deal`` (``basic`` or ``draft``), ``teams``, ``start`` (the seat that played
-  first, R7);
-* ``bot_<s>`` the bot at seat ``s`` (0-3);
+  then one column per set-up option of the game (CIV: ``deal``, ``teams``),
+  ``start`` (the seat that moved first);
+* ``bot_<s>`` the bot at seat ``s``;
 * ``winners`` the winning seats separated by spaces, ``win_<s>`` 1 if seat
   ``s`` won, else 0, ``shared`` whether rivals shared the victory,
   ``start_won`` 1 if the first seat is among the winners;
-* ``victory`` (``hegemony`` or ``majority``) and ``domain`` (the letter of a
-  hegemony's domain, M R E S C U);
-* ``turns`` (the engine's turn counter at the end) and ``moves`` (the moves
-  played, the draft's included);
-* ``area_<s>_<letter>`` the cards of each domain in seat ``s``'s play area at
-  the end;
-* ``effect_<kind>`` how many times each effect kind of the notation
-  (``carta.moves.EFFECT_KINDS``) was used in the game (an ``inspiration`` counts
-  as an inspiration, not as the effect it copies).
+* ``victory``: how the game ended, in the game's word (CIV: ``hegemony`` or
+  ``majority``);
+* ``turns`` (the game's turn counter at the end) and ``moves`` (the moves
+  played);
+* then the game's own columns (:meth:`civcards.game_api.Game.sim_columns`;
+  CIV's: :mod:`civcards.games.carta.sim`).
 """
 
 from __future__ import annotations
@@ -30,64 +27,51 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..carta.cards import LETTERS
-from ..carta.moves import EFFECT_KINDS
+from ..game_api import Game
 from .simulate import GameResult
 
-MAX_SEATS = 4
 SUFFIXES = (".parquet", ".csv", ".csv.gz")
-
-#: column name -> type ("int", "str", "bool"), in file order
-COLUMNS: dict[str, str] = {
-    "game": "int",
-    "seed": "int",
-    "players": "int",
-    "deal": "str",
-    "teams": "bool",
-    "start": "int",
-    **{f"bot_{s}": "str" for s in range(MAX_SEATS)},
-    "winners": "str",
-    **{f"win_{s}": "int" for s in range(MAX_SEATS)},
-    "shared": "bool",
-    "start_won": "int",
-    "victory": "str",
-    "domain": "str",
-    "turns": "int",
-    "moves": "int",
-    **{f"area_{s}_{c}": "int" for s in range(MAX_SEATS) for c in LETTERS},
-    **{f"effect_{k}": "int" for k in EFFECT_KINDS},
-}
+_OPTION_TYPES = {"bool": "bool", "int": "int", "choice": "str"}
 
 
-def game_row(r: GameResult) -> dict[str, Any]:
+def columns(game: Game) -> dict[str, str]:
+    """Column name -> type (``int``, ``str``, ``bool``) of ``game``'s rows, in file order."""
+    seats = game.max_players
+    out: dict[str, str] = {"game": "int", "seed": "int", "players": "int"}
+    for o in game.options:
+        out.setdefault(o.name, _OPTION_TYPES.get(o.kind, "str"))
+    out["start"] = "int"
+    out.update({f"bot_{s}": "str" for s in range(seats)})
+    out["winners"] = "str"
+    out.update({f"win_{s}": "int" for s in range(seats)})
+    out.update({"shared": "bool", "start_won": "int", "victory": "str"})
+    out.update({"turns": "int", "moves": "int"})
+    hook = getattr(game, "sim_columns", None)
+    if hook is not None:
+        for name, kind in hook().items():
+            out.setdefault(name, kind)
+    return out
+
+
+def game_row(r: GameResult, game: Game) -> dict[str, Any]:
     """The row of one game (absent seats are None)."""
-    row: dict[str, Any] = {
-        "game": r.index,
-        "seed": r.seed,
-        "players": r.players,
-        "deal": r.deal,
-        "teams": r.teams,
-        "start": r.start,
-    }
+    seats = game.max_players
+    row: dict[str, Any] = {"game": r.index, "seed": r.seed, "players": r.players}
+    for o in game.options:
+        row[o.name] = r.options.get(o.name)
+    row["start"] = r.start
     won = set(r.winners)
-    for s in range(MAX_SEATS):
-        here = s < r.players
-        row[f"bot_{s}"] = r.seats[s] if here else None
+    for s in range(seats):
+        row[f"bot_{s}"] = r.seats[s] if s < r.players else None
     row["winners"] = " ".join(str(w) for w in sorted(won))
-    for s in range(MAX_SEATS):
+    for s in range(seats):
         row[f"win_{s}"] = int(s in won) if s < r.players else None
     row["shared"] = r.shared
     row["start_won"] = int(r.start in won)
     row["victory"] = r.victory
-    row["domain"] = r.victory_domain
     row["turns"] = r.turns
     row["moves"] = r.moves
-    for s in range(MAX_SEATS):
-        area = r.areas[s] if s < len(r.areas) else None
-        for d, c in enumerate(LETTERS):
-            row[f"area_{s}_{c}"] = area[d] if area is not None else None
-    for k in EFFECT_KINDS:
-        row[f"effect_{k}"] = r.kinds.get(k, 0)
+    row.update(r.extra)
     return row
 
 
@@ -122,23 +106,24 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-def write_rows(path: str | Path, rows: Iterable[dict[str, Any]]) -> int:
-    """Write ``rows`` to ``path`` (Parquet or CSV by its suffix); returns the count."""
+def write_rows(path: str | Path, rows: Iterable[dict[str, Any]], game: Game) -> int:
+    """Write ``rows`` of ``game`` to ``path`` (Parquet or CSV by its suffix); returns the count."""
     p = check_out_path(path)
+    cols = columns(game)
     data = list(rows)
     if p.name.lower().endswith(".parquet"):
         pa = _pyarrow()
         types = {"int": pa.int64(), "str": pa.string(), "bool": pa.bool_()}
-        schema = pa.schema([(name, types[t]) for name, t in COLUMNS.items()])
+        schema = pa.schema([(name, types[t]) for name, t in cols.items()])
         table = pa.Table.from_pylist(data, schema=schema)
         pa.parquet.write_table(table, str(p), compression="zstd")
         return len(data)
     opener: Any = gzip.open if p.name.lower().endswith(".gz") else open
     with opener(p, "wt", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=list(COLUMNS))
+        w = csv.DictWriter(f, fieldnames=list(cols))
         w.writeheader()
         for row in data:
-            w.writerow({k: _csv_value(row.get(k)) for k in COLUMNS})
+            w.writerow({k: _csv_value(row.get(k)) for k in cols})
     return len(data)
 
 
@@ -150,8 +135,9 @@ def _csv_value(v: Any) -> Any:
     return v
 
 
-def read_rows(path: str | Path) -> list[dict[str, Any]]:
-    """The rows of a file written by :func:`write_rows`; ValueError with a sentence if not."""
+def read_rows(path: str | Path, game: Game) -> list[dict[str, Any]]:
+    """The rows of ``game`` in a file written by :func:`write_rows`; ValueError with a
+    sentence if not."""
     p = Path(path)
     name = p.name.lower()
     if not name.endswith(SUFFIXES):
@@ -163,7 +149,7 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         if pa is not None:
             rows: list[dict[str, Any]] = pa.parquet.read_table(str(p)).to_pylist()
         else:
-            rows = list(_read_csv(p))
+            rows = list(_read_csv(p, columns(game)))
     except Exception as e:  # pyarrow's, gzip's and the parsers' many errors: one sentence
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ValueError(f"cannot read {str(p)!r} as a results file ({reason})") from None
@@ -178,11 +164,11 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
     return rows
 
 
-def _read_csv(p: Path) -> Iterator[dict[str, Any]]:
+def _read_csv(p: Path, cols: dict[str, str]) -> Iterator[dict[str, Any]]:
     opener: Any = gzip.open if p.name.lower().endswith(".gz") else open
     with opener(p, "rt", newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
-            yield {k: _parse(COLUMNS.get(k, "str"), v) for k, v in row.items()}
+            yield {k: _parse(cols.get(k, "str"), v) for k, v in row.items()}
 
 
 def _parse(kind: str, text: str | None) -> Any:

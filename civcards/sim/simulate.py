@@ -1,9 +1,10 @@
-"""Bot-against-bot games, one or many processes, with a summary of who won.
+"""Bot-against-bot games of any registered game, one or many processes, with a summary.
 
-Generic over the :class:`~civcards.game_api.Game` protocol (CIV by default).
-Game ``i`` of a run uses a seed derived from the run's seed and ``i`` only, and
-so do its bots, so a run gives the same games whatever the number of
-processes.
+Generic over the :class:`~civcards.game_api.Game` protocol (CIV, ``carta``, by
+default). Game ``i`` of a run uses a seed derived from the run's seed and ``i``
+only, and so do its bots, so a run gives the same games whatever the number
+of processes. A bot's pick is applied as it was chosen
+(:meth:`~civcards.game_api.Game.apply_choice`: no text is parsed again).
 
 >>> cfg = SimConfig(games=2, players=2, bots=("random", "random"), seed=1)
 >>> s = simulate(cfg)
@@ -16,14 +17,15 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from ..bots import bot_move, make_bot
-from ..game_api import Game
+from ..bots import make_bot
+from ..bots.base import bot_choice
+from ..game_api import DEFAULT_GAME, Game, GameError, get_game
 
 
 class Indexed(Protocol):
@@ -37,14 +39,14 @@ R = TypeVar("R", bound=Indexed)
 
 
 def default_game() -> Game:
-    from ..carta import GAME
-
-    return GAME
+    """The game a run plays when none is named (``--game``'s default)."""
+    return get_game(DEFAULT_GAME)
 
 
 @dataclass(frozen=True)
 class SimConfig:
-    """What to simulate. ``bots`` names the bot of each seat, in seat order."""
+    """What to simulate. ``bots`` names the bot of each seat, in seat order;
+    ``options`` are the game's set-up options (checked by the game)."""
 
     games: int
     players: int
@@ -52,10 +54,11 @@ class SimConfig:
     seed: int = 0
     #: rotate the seating each game: in game i the bot listed j-th sits at seat (j + i) mod n
     rotate: bool = False
-    draft: bool = False
-    teams: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
     #: keep each game's record (JSON text) in its result
     records: bool = False
+    #: fill each result's game-specific columns (:meth:`Game.sim_row`, for ``--out``)
+    rows: bool = False
 
 
 @dataclass
@@ -66,23 +69,20 @@ class GameResult:
     seed: int
     seats: list[str]
     winners: list[int]
+    #: how the game ended, in the game's word (CIV: hegemony, majority)
     victory: str | None
     turns: int
     moves: int
-    #: the victory is shared between rivals (not one team of the team game)
+    #: the victory is shared between rivals (not one side of a team game)
     shared: bool = False
     record: str | None = None
     players: int = 0
-    deal: str = "basic"
-    teams: bool = False
-    #: the seat that played first (R7)
+    #: the game's set-up options, as the game normalised them
+    options: dict[str, Any] = field(default_factory=dict)
+    #: the seat that moved first
     start: int = 0
-    #: the domain letter of a hegemony victory (CIV), else None
-    victory_domain: str | None = None
-    #: each seat's play area at the end: cards per domain (CIV), else empty
-    areas: list[list[int]] = field(default_factory=list)
-    #: how many times each move kind was played (the first word of its notation)
-    kinds: dict[str, int] = field(default_factory=dict)
+    #: the game's own columns (:meth:`Game.sim_row`), when asked for
+    extra: dict[str, Any] = field(default_factory=dict)
     #: seconds each seat's bot spent deciding, and how many moves it chose
     think: list[float] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
@@ -98,8 +98,8 @@ class Summary:
     wins_by_seat: list[int] = field(default_factory=list)
     wins_by_bot: dict[str, int] = field(default_factory=dict)
     seats_by_bot: dict[str, int] = field(default_factory=dict)
-    hegemony: int = 0
-    majority: int = 0
+    #: games by how they ended (the game's words)
+    victories: dict[str, int] = field(default_factory=dict)
     shared: int = 0
     total_turns: int = 0
     total_moves: int = 0
@@ -115,10 +115,8 @@ class Summary:
             self.wins_by_seat[s] += 1
             name = r.seats[s]
             self.wins_by_bot[name] = self.wins_by_bot.get(name, 0) + 1
-        if r.victory == "hegemony":
-            self.hegemony += 1
-        elif r.victory == "majority":
-            self.majority += 1
+        if r.victory is not None:
+            self.victories[r.victory] = self.victories.get(r.victory, 0) + 1
         if r.shared:
             self.shared += 1
         self.total_turns += r.turns
@@ -144,7 +142,7 @@ class Summary:
         return self.wins_by_bot.get(name, 0) / played if played else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "games": self.games,
             "players": self.players,
             "bots": self.bots,
@@ -152,20 +150,28 @@ class Summary:
             "wins_by_bot": dict(sorted(self.wins_by_bot.items())),
             "seats_by_bot": dict(sorted(self.seats_by_bot.items())),
             "win_rate_by_bot": {k: round(self.win_rate(k), 4) for k in sorted(self.seats_by_bot)},
-            "hegemony": self.hegemony,
-            "majority": self.majority,
-            "shared": self.shared,
-            "mean_turns": round(self.mean_turns, 3),
-            "min_turns": self.min_turns,
-            "max_turns": self.max_turns,
-            "mean_moves": round(self.mean_moves, 3),
-            "seconds": round(self.seconds, 3),
-            "games_per_sec": round(self.games_per_sec, 3),
+            "victories": dict(sorted(self.victories.items())),
         }
+        # each way of ending is also a key of its own (CIV: "hegemony", "majority")
+        for reason, count in sorted(self.victories.items()):
+            out.setdefault(reason, count)
+        out.update(
+            {
+                "shared": self.shared,
+                "mean_turns": round(self.mean_turns, 3),
+                "min_turns": self.min_turns,
+                "max_turns": self.max_turns,
+                "mean_moves": round(self.mean_moves, 3),
+                "seconds": round(self.seconds, 3),
+                "games_per_sec": round(self.games_per_sec, 3),
+            }
+        )
+        return out
 
 
-def check_config(cfg: SimConfig, game: Game | None = None, jobs: int = 1) -> None:
-    """Raise ValueError with a sentence when ``cfg`` cannot be simulated."""
+def check_config(cfg: SimConfig, game: Game | None = None, jobs: int = 1) -> dict[str, Any]:
+    """The game's normalised options for ``cfg``; ValueError with a sentence when it cannot
+    be simulated (the game checks its own set-up: :meth:`Game.check_options`)."""
     game = game or default_game()
     if cfg.games < 1:
         raise ValueError(f"the number of games must be at least 1, not {cfg.games}")
@@ -180,11 +186,14 @@ def check_config(cfg: SimConfig, game: Game | None = None, jobs: int = 1) -> Non
             "or a single name for every seat"
         )
     for spec in cfg.bots:
-        make_bot(spec, seed=0)  # raises ValueError for an unknown name
-    if cfg.teams and cfg.players != 4:
-        raise ValueError(f"the team game needs exactly 4 players, not {cfg.players}")
+        make_bot(game, spec, seed=0)  # raises ValueError for an unknown name
+    try:
+        options = game.check_options(cfg.players, dict(cfg.options))
+    except GameError as e:
+        raise ValueError(str(e)) from None
     if jobs < 1:
         raise ValueError(f"the number of jobs must be at least 1, not {jobs}")
+    return options
 
 
 def seating(cfg: SimConfig, i: int) -> list[str]:
@@ -208,9 +217,9 @@ def play_game(cfg: SimConfig, i: int, game: Game | None = None) -> GameResult:
         seating(cfg, i),
         gseed,
         index=i,
-        draft=cfg.draft,
-        teams=cfg.teams,
+        options=cfg.options,
         records=cfg.records,
+        rows=cfg.rows,
     )
 
 
@@ -220,9 +229,9 @@ def play_seated(
     gseed: int,
     *,
     index: int = 0,
-    draft: bool = False,
-    teams: bool = False,
+    options: Mapping[str, Any] | None = None,
     records: bool = False,
+    rows: bool = False,
     bot_seed: int | None = None,
 ) -> GameResult:
     """Play one game dealt from ``gseed`` with the bot ``seats[s]`` at seat ``s``.
@@ -232,68 +241,48 @@ def play_seated(
     """
     seats = list(seats)
     players = len(seats)
-    options: dict[str, Any] = {"seed": gseed}
-    if draft:
-        options["deal"] = "draft"
-    if teams:
-        options["teams"] = True
-    state = game.new_game(players, **options)
+    opts = game.check_options(players, dict(options or {}))
+    state = game.new_state(players, opts, gseed)
     base = gseed if bot_seed is None else bot_seed
-    bots = [make_bot(spec, seed=base + 1 + s) for s, spec in enumerate(seats)]
+    bots = [make_bot(game, spec, seed=base + 1 + s) for s, spec in enumerate(seats)]
     think = [0.0] * players
     decisions = [0] * players
     clock = time.perf_counter
+    apply = game.apply_choice
     moves = 0
-    while not state.finished:
-        seat = state.to_move
+    start = state.to_move
+    seat = start
+    while seat is not None:
         t0 = clock()
-        move = bot_move(bots[seat], game, state)
+        choice = bot_choice(bots[seat], game, state)
         think[seat] += clock() - t0
         decisions[seat] += 1
-        state.apply(move)
+        apply(state, choice)
         moves += 1
-    winners = list(state.winners)
-    rivals = {w % 2 for w in winners} if teams else set(winners)
-    rec = state.record(result=True)
-    kinds: dict[str, int] = {}
-    moves_text: Any = rec.get("moves") or []
-    for text in moves_text:
-        kind = str(text).split(" ", 1)[0]
-        kinds[kind] = kinds.get(kind, 0) + 1
+        seat = state.to_move
+    result = game.result(state)
+    winners = list(result.winners) if result is not None else []
     record = None
     if records:
-        rec["names"] = seats
+        rec = game.record(state, seats)
         record = json.dumps(rec, ensure_ascii=False)
-    domain = getattr(state, "victory_domain", None)
-    areas = getattr(state, "areas", None)
     return GameResult(
         index=index,
         seed=gseed,
         seats=seats,
         winners=winners,
-        victory=state.victory,
+        victory=result.reason if result is not None else None,
         turns=state.turn,
         moves=moves,
-        shared=len(rivals) > 1,
+        shared=bool(result is not None and result.shared),
         record=record,
         players=players,
-        deal=str(rec.get("deal", "draft" if draft else "basic")),
-        teams=teams,
-        start=int(str(rec.get("start", 0))),
-        victory_domain=_domain_letter(domain),
-        areas=[list(a) for a in areas] if areas is not None else [],
-        kinds=kinds,
+        options=opts,
+        start=start if start is not None else 0,
+        extra=game.sim_row(state) if rows else {},
         think=think,
         decisions=decisions,
     )
-
-
-def _domain_letter(domain: object) -> str | None:
-    from ..carta.cards import LETTERS
-
-    if isinstance(domain, int) and 0 <= domain < len(LETTERS):
-        return LETTERS[domain]
-    return None
 
 
 def run_chunk(

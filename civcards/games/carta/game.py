@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from ... import carta
 from ...carta.explain import why_illegal
+from ...carta.cards import LETTERS, counts_to_str
 from ...carta.game import GameState
 from ...carta.moves import Move, format_move
 from ...carta.observation import SECRET_MARK
@@ -39,11 +41,64 @@ def move_text(m: Move) -> str:
     return t
 
 
+#: the final choice of each move that is never a hidden step, memoised (choices are immutable)
+_CHOICE: dict[Move, Choice] = {}
+_BY_TEXT = attrgetter("text")
+
+
+def _choice(m: Move) -> Choice:
+    if len(_CHOICE) > 200_000:
+        _CHOICE.clear()
+    c = _CHOICE[m] = Choice(move_text(m), move=m)
+    return c
+
+
+_DISCOVERY_STEP = Choice(f"discovery discard {SECRET_MARK}", final=False, hidden=True)
+_INQUISITION_STEPS = tuple(
+    Choice(f"inquisition {s} give {SECRET_MARK}", final=False, hidden=True) for s in range(4)
+)
+
+
 def _hidden_step(g: GameState, m: Move) -> str | None:
     if m.kind == "discovery" and g.deck:
         return f"discovery discard {SECRET_MARK}"
     if m.kind == "inquisition" and any(g.hands[m.seat]):
         return f"inquisition {m.seat} give {SECRET_MARK}"
+    return None
+
+
+def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
+    """:func:`carta.expand` (the same reveal, the same moves in the same order), with each
+    full move's value attached (so that it is applied without parsing it again)."""
+    words = text.split()
+    kind = words[0] if words else ""
+    if g.finished or kind not in HIDDEN_KINDS or _hidden_text(g, kind, words) != text:
+        reveal, full = carta.expand(g, text)
+        return reveal, [Choice(t) for t in full]
+    if kind == "discovery":
+        k = min(5, len(g.deck))
+        reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
+        moves = [m for m in g._generate() if m.kind == "discovery"]
+    else:
+        seat = int(words[1])
+        reveal = counts_to_str(g.hands[seat])
+        moves = [m for m in g._generate() if m.kind == "inquisition" and m.seat == seat]
+    seen: dict[str, Choice] = {}
+    for m in moves:
+        t = move_text(m)
+        if t not in seen:
+            seen[t] = Choice(t, move=m)
+    if not seen:
+        raise ValueError(f"{text!r} is not a choice now")
+    return reveal, [seen[t] for t in sorted(seen)]
+
+
+def _hidden_text(g: GameState, kind: str, words: list[str]) -> str | None:
+    if kind == "discovery":
+        return f"discovery discard {SECRET_MARK}" if g.deck else None
+    if len(words) > 1 and words[1].isdigit() and int(words[1]) < g.n:
+        seat = int(words[1])
+        return f"inquisition {seat} give {SECRET_MARK}" if any(g.hands[seat]) else None
     return None
 
 
@@ -157,26 +212,41 @@ class CartaGame:
     def choices(self, state: GameState) -> list[Choice]:
         if state.finished:
             return []
+        moves = state._generate()
+        fast = list(map(_CHOICE.get, moves))
+        if None not in fast:  # every move seen before, none a hidden step: just sort
+            fast.sort(key=_BY_TEXT)
+            return fast  # type: ignore[return-value]
         seen: dict[str, Choice] = {}
-        for m in state._generate():
-            step = _hidden_step(state, m)
-            if step is not None:
-                if step not in seen:
-                    seen[step] = Choice(step, final=False, hidden=True)
-                continue
-            t = move_text(m)
+        memo = _CHOICE.get
+        deck = bool(state.deck)
+        hands = state.hands
+        for m in moves:
+            c = memo(m)
+            if c is None:
+                # Discovery and Inquisition are hidden steps or not, as the state says
+                k = m.kind
+                if k == "discovery" and deck:
+                    c = _DISCOVERY_STEP
+                elif k == "inquisition" and any(hands[m.seat]):
+                    c = _INQUISITION_STEPS[m.seat]
+                elif k in HIDDEN_KINDS:
+                    c = Choice(move_text(m), move=m)
+                else:
+                    c = _choice(m)
+            t = c.text
             if t not in seen:
-                seen[t] = Choice(t, move=m)
+                seen[t] = c
         return [seen[k] for k in sorted(seen)]
 
     def expand(self, state: GameState, choice: Choice) -> Expansion:
         if choice.final:
             return Expansion(None, [choice])
         try:
-            reveal, full = carta.expand(state, choice.text)
+            reveal, full = _expand(state, choice.text)
         except (ValueError, IndexError) as e:
             raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
-        return Expansion(reveal, [Choice(t) for t in full])
+        return Expansion(reveal, full)
 
     def why_not(self, state: GameState, text: str) -> str:
         canon = self.canonical(text)
@@ -241,6 +311,39 @@ class CartaGame:
         from .sim import sim_row
 
         return sim_row(state)
+
+    # -- bots ----------------------------------------------------------------------------
+
+    def search_kit(self) -> Any:
+        from .search import search_kit
+
+        return search_kit(self)
+
+    # -- sims ----------------------------------------------------------------------------
+
+    def sim_columns(self) -> Mapping[str, str]:
+        from .sim import COLUMNS
+
+        return COLUMNS
+
+    def report_sections(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        from .sim import report_sections
+
+        return report_sections(rows)
+
+    def random_playout(self, state: GameState, rng: Any) -> int:
+        from ...carta.game import random_playout
+
+        return random_playout(state, rng)
+
+    # -- command line --------------------------------------------------------------------
+
+    def replay_cli(
+        self, text: str, *, json_out: bool = False, legal: bool = False, seat: int | None = None
+    ) -> tuple[int, str]:
+        from .replay import replay_cli
+
+        return replay_cli(text, json_out=json_out, legal=legal, seat=seat)
 
     # -- server (the web table) -----------------------------------------------------------
 

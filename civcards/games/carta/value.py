@@ -1,6 +1,6 @@
 """A learned value: the chance that a seat wins from a position, by a small neural network.
 
-The search bot (:mod:`civcards.bots.ismcts`) values the positions at the leaves
+The search bot (:mod:`civcards.bots.ismcts`, with CIV's search kit :mod:`civcards.games.carta.search`) values the positions at the leaves
 of its tree with this network where one was trained for the player count (see
 :func:`value_net`); the hand-written greedy evaluation is its fallback.
 
@@ -14,10 +14,10 @@ of its tree with this network where one was trained for the player count (see
 * :class:`ValueNet` is a one-hidden-layer perceptron (tanh) whose output is
   the logit of the probability that the seat wins. It runs on the standard
   library only.
-* The weights ship as JSON files in ``civcards/bots/weights/`` (``value-2p.json``
+* The weights ship as JSON files in ``civcards/games/carta/weights/`` (``value-2p.json``
   …). ``civcards train-value`` makes them again: it plays greedy games, records
   positions with their outcome, fits the network with NumPy and writes the
-  file (:mod:`civcards.sim.value_fit`).
+  file (:mod:`civcards.games.carta.value_fit`).
 
 >>> from civcards.carta import new_game
 >>> g = new_game(2, seed=1)
@@ -38,8 +38,8 @@ from importlib import resources
 from operator import mul
 from typing import Any
 
-from ..carta.cards import ERA_COMPOSITION
-from ..carta.game import PLAY, GameState, majority_points
+from ...carta.cards import ERA_COMPOSITION
+from ...carta.game import PLAY, GameState, majority_points
 
 #: cards of each domain in the whole game (R1)
 TOTALS = tuple(sum(era[d] for era in ERA_COMPOSITION) for d in range(6))
@@ -47,7 +47,7 @@ TOTALS = tuple(sum(era[d] for era in ERA_COMPOSITION) for d in range(6))
 PER_DOMAIN = 12
 GLOBAL = 25
 NUM_FEATURES = PER_DOMAIN * 6 + GLOBAL
-#: the format written by :mod:`civcards.sim.value_fit` and read here
+#: the format written by :mod:`civcards.games.carta.value_fit` and read here
 FORMAT = "civcards-value-mlp/1"
 #: the feature sets a network may be trained on (its file says which; no word means v1)
 FEATURE_SETS = ("v1", "v2")
@@ -356,7 +356,9 @@ def value_net(players: int, teams: bool = False) -> ValueNet | None:
     if teams:
         return None
     try:
-        text = resources.files("civcards.bots").joinpath("weights", weights_file(players))
+        text = resources.files(__package__ or "civcards.games.carta").joinpath(
+            "weights", weights_file(players)
+        )
         data = json.loads(text.read_text(encoding="utf-8"))
     except (FileNotFoundError, OSError):
         return None

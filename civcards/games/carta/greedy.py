@@ -1,4 +1,4 @@
-"""``greedy``: a hand-written one-step policy for CIV, from the observation only.
+"""``greedy``: CIV's hand-written one-step policy, from the observation only.
 
 At every decision the bot rebuilds a small local picture of the game from its
 :class:`~civcards.carta.Observation` (its hand, every play area, the discard
@@ -27,8 +27,9 @@ The evaluation, in words:
 * **majorities** — the majority points race (R22), weighted more and more as
   the deck runs out.
 
-Discovery and Inquisition (``?`` options) are valued before the reveal by a
-few sampled draws; after the reveal the full moves are scored exactly.
+Discovery and Inquisition (hidden steps, :class:`~civcards.game_api.Choice`
+with ``hidden``) are valued before the reveal by a few sampled draws; after
+the reveal the full moves are scored exactly.
 The bot draws random numbers only from its own seeded generator, so it is
 deterministic given its seed.
 """
@@ -37,11 +38,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
-from ..carta.game import majority_points
-from ..carta.moves import Move, parse_move
-from ..carta.observation import Observation
-from .base import Bot, Decision
+from ...bots.base import Bot, Decision
+from ...carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
+from ...carta.game import majority_points
+from ...carta.moves import Move, parse_move
+from ...carta.observation import Observation
+from ...game_api import Choice
 
 M, R, E, S, C, U = range(6)
 
@@ -56,7 +58,7 @@ LEVEL_BONUS = ((0.5, 1.0), (5.0, 8.0), (2.0, 3.5), (3.0, 5.0), (0.0, 0.0), (1.5,
 CULTURE_BONUS = 1.5
 #: a tiny price on every effect, so that the bot ends when nothing helps
 EFFECT_COST = 0.05
-#: samples used to value a '?' option before its reveal
+#: samples used to value a hidden step (Discovery, Inquisition) before its reveal
 SAMPLES = 3
 
 #: cards of each domain in the whole game (R1)
@@ -417,7 +419,11 @@ class GreedyBot(Bot):
         super().__init__(seed)
         self._parsed: dict[str, Move] = {}
 
-    def _parse(self, text: str) -> Move:
+    def _move(self, choice: Choice) -> Move:
+        m = choice.move
+        if m is not None:
+            return m  # type: ignore[no-any-return]
+        text = choice.text
         m = self._parsed.get(text)
         if m is None:
             m = parse_move(text)
@@ -426,26 +432,26 @@ class GreedyBot(Bot):
             self._parsed[text] = m
         return m
 
-    def choose(self, decision: Decision) -> str:
-        options = decision.options
-        if len(options) == 1:
-            return options[0]
+    def choose(self, decision: Decision) -> Choice:
+        choices = decision.choices
+        if len(choices) == 1:
+            return choices[0]
         obs: Observation = decision.observation
         base = local_from(obs)
         if decision.reveal is not None and decision.chosen is not None:
             return self._after_reveal(decision, base)
-        best = options[0]
+        best = choices[0]
         best_v = float("-inf")
-        for opt in options:
-            if opt.endswith("?"):
-                v = self._estimate_secret(base, opt) - EFFECT_COST
+        for c in choices:
+            if not c.final:
+                v = self._estimate_secret(base, c.text) - EFFECT_COST
             else:
-                v = score_move(base, self._parse(opt))
+                v = score_move(base, self._move(c))
             if v > best_v:
-                best, best_v = opt, v
+                best, best_v = c, v
         return best
 
-    # -- the '?' options ------------------------------------------------------
+    # -- the hidden steps ------------------------------------------------------
 
     def _estimate_secret(self, base: Local, opt: str) -> float:
         """The expected value of Discovery or Inquisition before their reveal."""
@@ -488,11 +494,11 @@ class GreedyBot(Bot):
             total += evaluate(st)
         return total / SAMPLES
 
-    def _after_reveal(self, decision: Decision, base: Local) -> str:
-        """Choose among the full moves of the '?' option just chosen."""
-        best = decision.options[0]
+    def _after_reveal(self, decision: Decision, base: Local) -> Choice:
+        """Choose among the full moves of the hidden step just chosen."""
+        best = decision.choices[0]
         best_v = float("-inf")
-        chosen = decision.chosen or ""
+        chosen = decision.chosen.text if decision.chosen is not None else ""
         if chosen.startswith("inquisition"):
             # the target's hand is now the bot's too, until it gives cards back
             target = int(chosen.split()[1])
@@ -503,8 +509,8 @@ class GreedyBot(Bot):
         else:
             for ch in decision.reveal or "":
                 base.hand[LETTER_INDEX[ch]] += 1
-        for opt in decision.options:
-            m = self._parse(opt)
+        for opt in decision.choices:
+            m = self._move(opt)
             st = base.copy()
             if m.kind == "inquisition":
                 _take(st.hand, m.cards)

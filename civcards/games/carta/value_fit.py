@@ -3,14 +3,14 @@
 1. :func:`generate` plays games between greedy bots (each move, with a small
    probability, a random one instead, so that positions off the greedy line
    are seen too) and records positions along the way: the
-   :func:`civcards.bots.value.features` of every seat, and whether that seat
+   :func:`civcards.games.carta.value.features` of every seat, and whether that seat
    went on to win (a shared victory counts as a share).
 2. :func:`fit` trains the one-hidden-layer network on them with NumPy (Adam,
    cross-entropy), holding one game in ten out to report the validation
    log-loss and accuracy beside those of the greedy evaluation squashed as
    the search bot used to (the baseline to beat).
 3. :func:`write_weights` writes the JSON file that
-   :func:`civcards.bots.value.value_net` reads.
+   :func:`civcards.games.carta.value.value_net` reads.
 
 Everything is seeded: the same arguments give the same file.
 """
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots import bot_move, make_bot
-from ..bots.ismcts import values
-from ..bots.value import FORMAT, features_all, featurizer, num_features
-from ..carta import GAME, new_game
-from ..carta.game import GameState
+from ...bots import bot_choice, make_bot
+from ...carta.game import GameState
+from .game import GAME
+from .search import values
+from .value import FEATURE_SETS, FORMAT, features_all, featurizer, num_features, weights_file
 
 #: chance of a random move instead of the greedy one
 EXPLORE = 0.05
@@ -70,13 +70,14 @@ def _greedy_probability(g: GameState, seat: int) -> float:
 def play_and_record(players: int, seed: int, index: int, features: str = "v1") -> Samples:
     """Play game ``index`` of a run seeded ``seed`` and record its positions.
 
-    ``features`` names the feature set (:data:`civcards.bots.value.FEATURE_SETS`);
+    ``features`` names the feature set (:data:`civcards.games.carta.value.FEATURE_SETS`);
     it changes what is recorded, not how the game is played.
     """
     featurizer(features)  # an unknown feature set is refused at once
     rng = random.Random(f"value:{players}:{seed}:{index}")
-    g = new_game(players, seed=rng.randrange(1 << 62))
-    bots = [make_bot("greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
+    game: Any = GAME
+    g = game.new_state(players, {}, rng.randrange(1 << 62))
+    bots = [make_bot(game, "greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
     rows: list[tuple[list[float], int, float]] = []
     while not g.finished:
         seat = g.active
@@ -84,13 +85,12 @@ def play_and_record(players: int, seed: int, index: int, features: str = "v1") -
             for s, f in enumerate(features_all(g, features)):
                 rows.append((f, s, _greedy_probability(g, s)))
         if rng.random() < EXPLORE:
-            move = rng.choice(GAME.seat_options(g))
-            if move.endswith("?"):
-                _, full = GAME.expand(g, move)
-                move = rng.choice(full)
+            choice = rng.choice(game.choices(g))
+            if not choice.final:
+                choice = rng.choice(game.expand(g, choice).choices)
         else:
-            move = bot_move(bots[seat], GAME, g)
-        g.apply(move)
+            choice = bot_choice(bots[seat], game, g)
+        game.apply_choice(g, choice)
     w = g.winners
     out = Samples.empty()
     for f, s, b in rows:
@@ -274,12 +274,11 @@ def write_weights(
 
 
 def default_path(players: int) -> Path:
-    from ..bots.value import weights_file
-
-    return Path(__file__).resolve().parent.parent / "bots" / "weights" / weights_file(players)
+    return Path(__file__).resolve().parent / "weights" / weights_file(players)
 
 
 __all__ = [
+    "FEATURE_SETS",
     "Samples",
     "default_path",
     "fit",

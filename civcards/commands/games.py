@@ -1,0 +1,116 @@
+"""``civcards games [--json]``: the registered games; and the ``--game`` / ``--option``
+helpers the other commands share."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+
+from ..bots import bot_names
+from ..game_api import DEFAULT_GAME, Game, GameError, OptionSpec, all_games, get_game
+
+EXIT_USAGE = 2
+
+#: the help of every command's ``--game``
+GAME_HELP = "The game (see `civcards games`)."
+#: the help of ``--option``
+OPTION_HELP = "A set-up option of the game, NAME=VALUE (repeatable; see `civcards games`)."
+
+
+def resolve_game(name: str | None) -> Game:
+    """The game named ``--game`` (default: the platform's default game); ValueError
+    with a sentence for an unknown name."""
+    try:
+        return get_game(name if name is not None else DEFAULT_GAME)
+    except GameError as e:
+        raise ValueError(str(e)) from None
+
+
+def _value(spec: OptionSpec, text: str) -> Any:
+    if spec.kind == "bool":
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"the option {spec.name!r} is true or false, not {text!r}")
+    if spec.kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"the option {spec.name!r} is a whole number, not {text!r}") from None
+    return text.strip()
+
+
+def parse_options(game: Game, texts: Sequence[str] | None) -> dict[str, Any]:
+    """The options of ``--option NAME=VALUE`` (typed by the game's option specs; the
+    game checks them itself); ValueError with a sentence for a malformed one."""
+    specs = {o.name: o for o in game.options}
+    out: dict[str, Any] = {}
+    for text in texts or ():
+        name, eq, value = text.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise ValueError(f"--option {text!r}: write NAME=VALUE")
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise ValueError(f"{game.title} has no option {name!r}; its options are: {known}")
+        out[name] = _value(spec, value)
+    return out
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """One entry of ``civcards games --json``."""
+    return {
+        "name": game.name,
+        "title": game.title,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": [o.to_json() for o in game.options],
+        "bots": bot_names(game),
+    }
+
+
+def games_json() -> dict[str, Any]:
+    return {"games": [game_json(g) for g in all_games()]}
+
+
+def games_text() -> str:
+    lines = []
+    for g in all_games():
+        default = " (default)" if g.name == DEFAULT_GAME else ""
+        lines.append(f"{g.name}{default}: {g.title}, {g.min_players}-{g.max_players} players")
+        for o in g.options:
+            values = f" ({', '.join(o.choices)})" if o.choices else ""
+            lines.append(f"  --option {o.name}={o.default!s}{values}: {o.help}")
+        lines.append(f"  bots: {', '.join(bot_names(g))}")
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("games")
+    def games_cmd(
+        as_json: Annotated[
+            bool, typer.Option("--json", help='Print one JSON object: {"games": [...]}.')
+        ] = False,
+    ) -> None:
+        """List the registered games: players, set-up options and bots."""
+        if as_json:
+            typer.echo(json.dumps(games_json(), ensure_ascii=False))
+        else:
+            typer.echo(games_text())
+
+
+__all__ = [
+    "GAME_HELP",
+    "OPTION_HELP",
+    "game_json",
+    "games_json",
+    "parse_options",
+    "register",
+    "resolve_game",
+]
