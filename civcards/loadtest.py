@@ -333,6 +333,7 @@ class LoadTest:
         if self.cfg.moves is not None and self.stats.human_moves >= self.cfg.moves:
             self.stopping.set()
             return
+        steps: list[str] = []  # the expanded steps (that hide nothing) the choice is below
         for _depth in range(8):
             move = str(choice["text"])
             t0 = time.perf_counter()
@@ -344,7 +345,7 @@ class LoadTest:
                 status, answer = await http.request(
                     "POST",
                     f"/api/games/{game.id}/moves",
-                    {"move": move, "expected": mn},
+                    {"move": move, "expected": mn, "steps": steps},
                     {HEADER: token},
                 )
             except HttpError as e:
@@ -361,6 +362,7 @@ class LoadTest:
             if not below:
                 self.stats.error("empty_step", f"game {game.id}: the step {move!r} has no choices")
                 return
+            steps.append(move)
             choice = rng.choice(sorted(below, key=lambda c: str(c["text"])))
         if self.measuring:
             self.stats.human_moves += 1

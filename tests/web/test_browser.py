@@ -572,3 +572,66 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
         ctx.close()
     assert len(covered) >= 8, covered
     print("effects walked:", sorted(covered))
+
+
+@pytest.fixture(scope="module")
+def toy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server that hosts the test-only game too (registered at start-up)."""
+    s = ServerProcess(
+        tmp_path_factory.mktemp("toy") / "toy.db",
+        env={"CIVCARDS_EXTRA_GAMES": "tests.toygame:GAME"},
+    )
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_a_game_without_a_module_of_its_own_is_played_at_the_generic_table(
+    toy_server: ServerProcess, context: Any
+) -> None:
+    """The test-only game brings no front-end module: the generic one shows its choices;
+    a step that hides nothing opens (and can be left), a hidden one shows what it hides."""
+    server = toy_server
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(server.base + "/")
+    page.select_option("#game", "toy")
+    assert page.locator("#opt-peek").is_checked()  # its bool option, as a checkbox
+    page.select_option('select.seat-kind[data-seat="1"]', "bot:random")
+    page.click("#create")
+    page.wait_for_selector('[data-testid="play-mine"]')
+    page.click('[data-testid="play-mine"]')
+    page.wait_for_selector("#table[data-moves]")
+    rng = random.Random(5)
+    left_a_step = False
+    for _ in range(200):
+        page.wait_for_function(
+            """() => { const t = document.querySelector('#table');
+                return t.dataset.status === 'finished'
+                    || (t.dataset.toMove === '0' && !!document.querySelector('#actions button')); }""",
+            timeout=15000,
+        )
+        if finished(page):
+            break
+        before = moves(page)
+        if not left_a_step and page.locator('#actions button.step[data-send="play"]').count():
+            page.click('#actions button.step[data-send="play"]')
+            page.wait_for_selector('#actions button[data-key="cancel"]')
+            page.click('#actions button[data-key="cancel"]')
+            left_a_step = True
+            assert moves(page) == before
+        for _ in range(4):  # down the steps to a move
+            buttons = page.locator("#actions button:not([data-key=cancel])")
+            buttons.nth(rng.randrange(buttons.count())).click()
+            page.wait_for_timeout(100)
+            if moves(page) > before or finished(page):
+                break
+        page.wait_for_function("n => Number(document.querySelector('#table').dataset.moves) > n",
+                               arg=before, timeout=15000)  # fmt: skip
+    else:
+        raise AssertionError("the game did not end")
+    page.wait_for_selector('[data-testid="winners"]')
+    assert page.locator('[data-testid="scores"] tr').count() == 3
+    assert left_a_step
+    shot(page, "generic-table")
+    assert not errors, errors

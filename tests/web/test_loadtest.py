@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,12 +16,15 @@ from civcards.loadtest import percentile
 pytest.importorskip("websockets")
 
 
-def run(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, timeout: float = 180, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "civcards.cli", "loadtest", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
+        env={**os.environ, **env} if env else None,
     )
 
 
@@ -38,11 +42,27 @@ def test_loadtest_json_reports_moves_latency_and_no_errors() -> None:
     assert out["server_rss_mb"] is not None and out["server_rss_mb"] > 10
 
 
+def test_loadtest_plays_any_game_the_server_hosts() -> None:
+    """The load test knows no game: the test-only game (steps that hide nothing, and a
+    hidden one) registered in the server it starts, through CIVCARDS_EXTRA_GAMES."""
+    r = run(
+        "--game", "toy", "--players", "3", "--games", "2", "--duration", "3",
+        "--think-ms", "20", "--bot-delay", "0", "--json",
+        env={"CIVCARDS_EXTRA_GAMES": "tests.toygame:GAME"},
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    assert out["errors"] == 0, out["error_samples"]
+    assert out["human_moves"] > 5 and out["games_finished"] >= 1
+
+
 def test_loadtest_refuses_bad_options_clearly() -> None:
     for args, words in (
         (("--players", "3", "--humans", "4"), "--humans"),
         (("--url", "ftp://example"), "http://"),
         (("--curve", "10,x"), "--curve"),
+        (("--game", "chess", "--duration", "1"), "hosts no game 'chess'"),
+        (("--players", "9", "--humans", "1", "--duration", "1"), "--players"),
     ):
         r = run(*args, timeout=60)
         assert r.returncode == 2, (args, r.stderr)

@@ -1,6 +1,6 @@
 // The table: the live view of one game for one seat (or a spectator). This shell is the same
 // for every game: the connection, sending moves, joining, the move log and the frame of the
-// result. The game's own module (the page's data-module, e.g. games/carta.js) draws the board
+// result. The game's own module (the page's data-module, e.g. games/NAME.js) draws the board
 // and guides the choices; it exports:
 //   render(table)        fill #status, #players, #mine, #actions and #discard
 //   turnText(table)      whose turn it is, in words (the status line, the screen reader)
