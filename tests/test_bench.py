@@ -8,7 +8,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from civcards.cli import app
-from civcards.sim.bench import BEGIN, END, bench_carta, openspiel_available, write_section
+from civcards.game_api import get_game, register
+from civcards.sim.bench import BEGIN, END, bench_game, openspiel_available, write_section
+
+from . import toygame
+
+register(toygame.GAME)
 
 runner = CliRunner()
 
@@ -39,10 +44,27 @@ def test_bench_without_openspiel_and_one_count() -> None:
     assert len(out["civ"]) == 1 and out["openspiel"] is None
 
 
-def test_bench_carta_counts_moves() -> None:
-    r = bench_carta(3, seconds=0.05, warmup=0.0)
+def test_bench_game_counts_moves() -> None:
+    r = bench_game(get_game("carta"), 3, seconds=0.05, warmup=0.0)
     assert r["moves"] >= r["games"] * 10
     assert r["mean_moves"] == round(r["moves"] / r["games"], 2)
+    assert r["game"] == "carta-3p"
+
+
+def test_bench_any_game_through_the_interface() -> None:
+    """A game without its own playout is benchmarked through legal() and play()."""
+    result = runner.invoke(app, ["bench", "--game", "toy", "--seconds", "0.05", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["game"] == "toy" and [r["players"] for r in out["civ"]] == [2, 3, 4]
+    assert all(r["games"] > 0 and r["mean_moves"] > 0 for r in out["civ"])
+    bot = runner.invoke(
+        app, ["bench", "--game", "toy", "--bot", "ismcts:10it", "-n", "1", "--json"]
+    )
+    assert bot.exit_code == 0, bot.output
+    assert json.loads(bot.stdout)["opponent"] == "random"  # the toy game has no bot of its own
+    bad = runner.invoke(app, ["bench", "--game", "nosuch"])
+    assert bad.exit_code == 2 and "there is no game 'nosuch'" in bad.stderr
 
 
 def test_bench_writes_a_marked_section(tmp_path: Path) -> None:
@@ -57,7 +79,7 @@ def test_bench_writes_a_marked_section(tmp_path: Path) -> None:
     assert text.startswith("# Benchmarks\n\nIntro.\n")
     assert text.count(BEGIN) == 1 and text.count(END) == 1
     assert "civcards bench --seconds 0.05 --players 2" in text
-    assert "CIV, 2 players" in text
+    assert "CIV: Carta Impera Victoria, 2 players" in text
 
 
 def test_write_section_replaces_only_the_marked_part(tmp_path: Path) -> None:

@@ -8,15 +8,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from civcards.bots import Decision, ISMCTSBot, bot_move, make_bot
-from civcards.bots.ismcts import greedy_first, parse_budget, values
-from civcards.carta import GAME, GameState, expand, new_game, observe, seat_options
+from civcards.bots import Decision, bot_move, make_bot
+from civcards.bots.ismcts import ISMCTSBot, parse_budget
+from civcards.carta import GameState, expand, new_game, observe, seat_options
 from civcards.carta.cards import ERA_COMPOSITION, LETTERS, era_sizes
 from civcards.carta.determinize import TOTALS, DeterminizeError, Determinizer
 from civcards.carta.game import random_playout
+from civcards.game_api import get_game, register
+from civcards.games.carta.search import greedy_first, values
 
+from . import toygame
 from .randgames import CONFIGS, start
 
+CIV = get_game("carta")
+register(toygame.GAME)
 configs = st.sampled_from(CONFIGS)
 seeds = st.integers(0, 2**31 - 1)
 
@@ -166,7 +171,7 @@ def test_draft_and_finished_games_are_not_determinized() -> None:
 
 def _decision(g: GameState) -> Decision:
     seat = g.active
-    return Decision(seat, observe(g, seat), seat_options(g))
+    return Decision(seat, CIV.choices(g), observation=observe(g, seat), game=CIV)
 
 
 @pytest.mark.parametrize("horizon", ["game", "turn"])
@@ -182,8 +187,8 @@ def test_r25_ismcts_decisions_ignore_the_cards_it_cannot_see(horizon: str) -> No
         g2 = hide_shuffled(g, me, random.Random(seed + 100))
         if g2.hands == g.hands and g2.deck == g.deck:
             continue
-        a = ISMCTSBot(seed, iterations=150, horizon=horizon).choose(_decision(g))
-        b = ISMCTSBot(seed, iterations=150, horizon=horizon).choose(_decision(g2))
+        a = ISMCTSBot(CIV, seed, iterations=150, horizon=horizon).choose(_decision(g))
+        b = ISMCTSBot(CIV, seed, iterations=150, horizon=horizon).choose(_decision(g2))
         assert a == b
         checked += 1
     assert checked >= 15
@@ -193,11 +198,13 @@ def test_ismcts_plays_legal_games_in_every_configuration() -> None:
     """R3-R24 end to end: the bot only picks its options, draft and team game included."""
     for players, deal, teams in [(2, "draft", False), (3, "basic", False), (4, "draft", True)]:
         g = new_game(players, deal=deal, teams=teams, seed=players)
-        bots = [make_bot("ismcts:40it" if s % 2 == 0 else "greedy", seed=s) for s in range(players)]
+        bots = [
+            make_bot(CIV, "ismcts:40it" if s % 2 == 0 else "greedy", seed=s) for s in range(players)
+        ]
         while not g.finished:
             seat = g.to_move
             assert seat is not None
-            g.apply(bot_move(bots[seat], GAME, g))
+            CIV.play(g, bot_move(bots[seat], CIV, g))
         assert g.winners
 
 
@@ -220,17 +227,17 @@ def test_r9_r13_the_turn_horizon_searches_the_seats_own_turn_only() -> None:
             todo.extend(node.children.values())
         return seen
 
-    turn = make_bot("ismcts:400it:turn", seed=3)
+    turn = make_bot(CIV, "ismcts:400it:turn", seed=3)
     assert isinstance(turn, ISMCTSBot) and turn.name == "ismcts:400it:turn"
     assert movers(turn) == {me}
-    full = make_bot("ismcts:400it", seed=3)
+    full = make_bot(CIV, "ismcts:400it", seed=3)
     assert isinstance(full, ISMCTSBot)
     assert len(movers(full)) > 1
-    assert make_bot("ismcts:50it:greedy:turn").name == "ismcts:50it:greedy:turn"
+    assert make_bot(CIV, "ismcts:50it:greedy:turn").name == "ismcts:50it:greedy:turn"
     with pytest.raises(ValueError, match="evaluation"):
-        make_bot("ismcts:50it:sideways")
+        make_bot(CIV, "ismcts:50it:sideways")
     with pytest.raises(ValueError, match="horizon"):
-        ISMCTSBot(1, horizon="forever")
+        ISMCTSBot(CIV, 1, horizon="forever")
 
 
 def test_r21_a_rivals_first_reply_in_the_tree_is_its_greedy_move() -> None:
@@ -245,7 +252,7 @@ def test_r21_a_rivals_first_reply_in_the_tree_is_its_greedy_move() -> None:
     pick = greedy_first(g, rival, moves)
     assert pick.kind == "play" and pick.cards == LETTERS[d]
     # the greedy bot, asked at the table, makes the same move
-    assert str(pick) == bot_move(make_bot("greedy", seed=1), GAME, g)
+    assert str(pick) == bot_move(make_bot(CIV, "greedy", seed=1), CIV, g)
 
 
 @pytest.mark.parametrize(("players", "maxn"), [(2, False), (3, True), (4, False)])
@@ -255,12 +262,12 @@ def test_rivals_are_modelled_by_greedy_only_in_max_n_searches(players: int, maxn
     g = advance(new_game(players, seed=31), random.Random(31), 6)
     while len(seat_options(g)) < 2:
         g.apply(random.Random(g.turn).choice(g.legal_moves()))
-    bot = ISMCTSBot(2, iterations=30)
+    bot = ISMCTSBot(CIV, 2, iterations=30)
     bot.choose(_decision(g))
-    assert bot._maxn is maxn
-    greedy_eval = ISMCTSBot(2, iterations=30, evaluation="greedy")
+    assert bot.kit.maxn is maxn and bot.kit.model_rivals is maxn
+    greedy_eval = ISMCTSBot(CIV, 2, iterations=30, evaluation="greedy")
     greedy_eval.choose(_decision(g))
-    assert greedy_eval._maxn is False
+    assert greedy_eval.kit.maxn is False
 
 
 def _rival_widths(bot: ISMCTSBot) -> list[tuple[int, int]]:
@@ -287,7 +294,7 @@ def test_r21_rivals_reply_with_their_greedy_move_in_three_player_searches() -> N
         g.apply(random.Random(g.turn).choice(g.legal_moves()))
 
     def mean_width(widening: float) -> float:
-        bot = ISMCTSBot(4, iterations=400, widening=widening)
+        bot = ISMCTSBot(CIV, 4, iterations=400, widening=widening)
         bot.choose(_decision(g))
         # rival nodes seen 4 to 15 times
         widths = [k for v, k in _rival_widths(bot) if 4 <= v <= 15]
@@ -295,10 +302,10 @@ def test_r21_rivals_reply_with_their_greedy_move_in_three_player_searches() -> N
         return sum(widths) / len(widths)
 
     model, opened, full = mean_width(0.0), mean_width(0.5), mean_width(1e9)
-    assert ISMCTSBot(1).widening == 0.0
+    assert ISMCTSBot(CIV, 1).widening == 0.0
     assert model < 1.5 < opened < full - 0.3
     with pytest.raises(ValueError, match="widening"):
-        ISMCTSBot(1, widening=-1.0)
+        ISMCTSBot(CIV, 1, widening=-1.0)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -310,7 +317,7 @@ def test_paranoid_searches_do_not_model_rivals(players: int) -> None:
         g.apply(random.Random(g.turn).choice(g.legal_moves()))
     trees = []
     for w in (0.0, 1e9):
-        bot = ISMCTSBot(5, iterations=200, widening=w)
+        bot = ISMCTSBot(CIV, 5, iterations=200, widening=w)
         pick = bot.choose(_decision(g))
         trees.append((pick, sorted(_rival_widths(bot))))
     assert trees[0] == trees[1]
@@ -318,7 +325,7 @@ def test_paranoid_searches_do_not_model_rivals(players: int) -> None:
 
 def test_ismcts_is_deterministic_given_its_seed() -> None:
     g = advance(new_game(2, seed=11), random.Random(11), 12)
-    picks = {ISMCTSBot(5, iterations=200).choose(_decision(g)) for _ in range(3)}
+    picks = {ISMCTSBot(CIV, 5, iterations=200).choose(_decision(g)) for _ in range(3)}
     assert len(picks) == 1
 
 
@@ -328,11 +335,11 @@ def test_ismcts_beats_random() -> None:
     for i in range(6):
         g = new_game(2, seed=500 + i)
         seats = ["ismcts:60it", "random"] if i % 2 == 0 else ["random", "ismcts:60it"]
-        bots = [make_bot(x, seed=i) for x in seats]
+        bots = [make_bot(CIV, x, seed=i) for x in seats]
         while not g.finished:
             seat = g.to_move
             assert seat is not None
-            g.apply(bot_move(bots[seat], GAME, g))
+            CIV.play(g, bot_move(bots[seat], CIV, g))
         wins += sum(seats[s].startswith("ismcts") for s in g.winners)
     assert wins >= 5
 
@@ -355,12 +362,12 @@ def test_budgets() -> None:
     assert parse_budget("2000it") == (2000, None)
     assert parse_budget("1s") == (None, 1.0)
     assert parse_budget("250ms") == (None, 0.25)
-    assert make_bot("ismcts", seed=1).name == "ismcts:1000it"
-    assert make_bot("ismcts:2s", seed=1).name == "ismcts:2s"
+    assert make_bot(CIV, "ismcts", seed=1).name == "ismcts:1000it"
+    assert make_bot(CIV, "ismcts:2s", seed=1).name == "ismcts:2s"
     for bad in ("fast", "0it", "-1s", "it", "1h"):
         with pytest.raises(ValueError, match="ismcts budget"):
-            make_bot(f"ismcts:{bad}")
-    bot = ISMCTSBot(1, iterations=None, seconds=0.02)
+            make_bot(CIV, f"ismcts:{bad}")
+    bot = ISMCTSBot(CIV, 1, iterations=None, seconds=0.02)
     g = advance(new_game(2, seed=4), random.Random(4), 5)
     bot.choose(_decision(g))
     assert bot.last_iterations >= 1
@@ -373,12 +380,11 @@ def test_play_and_arena_accept_ismcts() -> None:
     from typer.testing import CliRunner
 
     from civcards.cli import app
-    from civcards.terminal import default_bot
-    from civcards.terminal.seats import default_seats, parse_seats
+    from civcards.terminal.seats import default_bot, default_seats, parse_seats
 
-    assert default_bot() == "ismcts"
-    assert default_seats(3) == ["human", "ismcts", "ismcts"]
-    assert parse_seats("human,ismcts:1s,greedy") == ["human", "ismcts:1s", "greedy"]
+    assert default_bot(CIV) == "ismcts"
+    assert default_seats(3, CIV) == ["human", "ismcts", "ismcts"]
+    assert parse_seats("human,ismcts:1s,greedy", CIV) == ["human", "ismcts:1s", "greedy"]
     runner = CliRunner()
     r = runner.invoke(
         app,
@@ -405,3 +411,41 @@ def test_play_and_arena_accept_ismcts() -> None:
     assert r.exit_code == 0, r.output
     r = runner.invoke(app, ["arena", "--bots", "ismcts:fast,random", "--games", "2", "--json"])
     assert r.exit_code == 2 and "ismcts budget" in r.output
+
+
+def test_ismcts_searches_any_game_with_a_determinizer() -> None:
+    """The search is generic: on the test-only game (factored and hidden steps, no kit of
+    its own) it plays whole games through the interface and beats random."""
+    toy = get_game("toy")
+    wins = 0.0
+    for i in range(6):
+        state = toy.new_state(2, toy.check_options(2, {}), seed=40 + i)
+        seats = ["ismcts:60it", "random"] if i % 2 == 0 else ["random", "ismcts:60it"]
+        bots = [make_bot(toy, x, seed=i) for x in seats]
+        while not state.finished:
+            toy.play(state, bot_move(bots[state.to_move], toy, state))
+        result = toy.result(state)
+        assert result is not None
+        wins += sum(1 / len(result.winners) for w in result.winners if seats[w] != "random")
+    assert wins >= 4
+
+
+def test_ismcts_follows_its_move_below_a_factored_step() -> None:
+    """Below a factored (not hidden) step the bot answers with the move it searched."""
+    toy = get_game("toy")
+    state = toy.new_state(2, toy.check_options(2, {}), seed=3)
+    bot = make_bot(toy, "ismcts:80it", seed=1)
+    seen_step = False
+    while not state.finished:
+        seat = state.to_move
+        choices = toy.choices(state)
+        d = Decision(seat, choices, observation=toy.observe(state, seat), game=toy)
+        pick = bot.choose(d)
+        while not pick.final:
+            seen_step = seen_step or not pick.hidden
+            exp = toy.expand(state, pick)
+            d = d.below(pick, exp.choices, exp.reveal)
+            pick = bot.choose(d)
+            assert pick in exp.choices
+        toy.apply_choice(state, pick)
+    assert seen_step

@@ -240,3 +240,44 @@ def test_replay_reads_stdin() -> None:
 
 def test_every_move_word_is_known() -> None:
     assert "inspiration" in KINDS and "end" in KINDS and len(KINDS) == 20
+
+
+def test_replay_recognises_the_game_from_the_record(tmp_path: Path) -> None:
+    """`replay` finds the game by the record's format; a game without its own replay output
+    is shown through the interface (its position, or what one seat sees with --seat)."""
+    from typer.testing import CliRunner
+
+    from civcards.cli import app
+    from civcards.game_api import get_game, register
+
+    from . import toygame
+
+    register(toygame.GAME)
+    toy = get_game("toy")
+    state = toy.new_state(2, toy.check_options(2, {}), seed=5)
+    for _ in range(3):
+        choice = toy.choices(state)[0]
+        while not choice.final:
+            choice = toy.expand(state, choice).choices[0]
+        toy.apply_choice(state, choice)
+    path = tmp_path / "toy.json"
+    path.write_text(json.dumps(toy.record(state)))
+    runner = CliRunner()
+    ok = runner.invoke(app, ["replay", str(path), "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout) == toy.position_json(state)
+    seat = runner.invoke(app, ["replay", str(path), "--json", "--seat", "1"])
+    assert seat.exit_code == 0 and json.loads(seat.stdout) == toy.observe(state, 1).to_json()
+    rec = toy.record(state)
+    rec["moves"] = [*rec["moves"], "play 999"]
+    path.write_text(json.dumps(rec))
+    bad = runner.invoke(app, ["replay", str(path)])
+    assert bad.exit_code == 1 and bad.stdout.startswith("illegal: move 4")
+    rec["players"] = 9
+    path.write_text(json.dumps(rec))
+    invalid = runner.invoke(app, ["replay", str(path), "--json"])
+    assert invalid.exit_code == 2 and json.loads(invalid.stdout)["ok"] is False
+    # CIV's replay shows the whole position and refuses --seat in one sentence
+    example = sorted(EXAMPLES.glob("*.json"))[0]
+    civ = runner.invoke(app, ["replay", str(example), "--seat", "0"])
+    assert civ.exit_code == 2 and "--seat is not offered" in civ.stderr

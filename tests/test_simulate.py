@@ -326,3 +326,79 @@ def test_ctrl_c_within_a_held_back_block_is_raised_after_it() -> None:
         assert done == ["saved", "again"]
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+# -- any registered game -----------------------------------------------------------------
+
+
+def _toy() -> None:
+    from civcards.game_api import register
+
+    from . import toygame
+
+    register(toygame.GAME)
+
+
+def test_simulate_any_game_through_the_interface(tmp_path: Path) -> None:
+    """`--game` plays a game known only through the interface; its records and rows are its
+    own (the test-only game has no columns of its own beyond the common ones)."""
+    _toy()
+    out = tmp_path / "toy.csv"
+    recs = tmp_path / "recs"
+    s = run_json("--game", "toy", "-n", "6", "-p", "3", "-b", "random,ismcts:10it,random",
+                 "--records", str(recs), "--out", str(out), "--option", "peek=false")  # fmt: skip
+    assert s["games"] == 6 and sum(s["wins_by_seat"]) >= 6
+    assert set(s["victories"]) <= {"high card"} or s["victories"]
+    rec = json.loads((recs / "game-00001.json").read_text())
+    assert rec["format"] == "toy-notation/1" and rec["names"] == ["random", "ismcts:10it", "random"]
+    with out.open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 6 and rows[0]["peek"] == "false" and rows[0]["bot_1"] == "ismcts:10it"
+    assert "domain" not in rows[0]  # CIV's columns belong to CIV
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--game", "nosuch"], "there is no game 'nosuch'"),
+        (["--game", "toy", "-b", "greedy"], "unknown bot 'greedy'"),
+        (["--option", "deal=auction"], "the deal is 'basic' or 'draft'"),
+        (["--option", "teams=maybe"], "true or false"),
+        (["--option", "colour=red"], "has no option 'colour'"),
+        (["--teams"], "team game needs exactly 4 players"),
+    ],
+)
+def test_game_and_option_mistakes_exit_2(args: list[str], words: str) -> None:
+    _toy()
+    result = runner.invoke(app, ["simulate", "--no-progress", "-n", "2", *args])
+    assert result.exit_code == 2, result.output
+    assert words in result.stderr and "Traceback" not in result.output
+
+
+def test_games_lists_every_registered_game() -> None:
+    from civcards.bots import bot_names
+    from civcards.game_api import all_games
+
+    _toy()
+    result = runner.invoke(app, ["games", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == {"games"}
+    by_name = {g["name"]: g for g in out["games"]}
+    assert [g["name"] for g in out["games"]] == [g.name for g in all_games()]
+    carta = by_name["carta"]
+    assert set(carta) == {"name", "title", "min_players", "max_players", "options", "bots"}
+    assert carta["title"] == "CIV: Carta Impera Victoria"
+    assert (carta["min_players"], carta["max_players"]) == (2, 4)
+    assert [o["name"] for o in carta["options"]] == ["deal", "teams"]
+    assert carta["options"][0]["choices"] == ["basic", "draft"]
+    assert carta["bots"] == ["greedy", "ismcts", "random"]
+    assert by_name["toy"]["bots"] == bot_names(
+        __import__("civcards.game_api").game_api.get_game("toy")
+    )
+    text = runner.invoke(app, ["games"])
+    assert (
+        text.exit_code == 0
+        and "carta (default): CIV: Carta Impera Victoria, 2-4 players" in text.stdout
+    )
+    assert "--option deal=basic (basic, draft)" in text.stdout

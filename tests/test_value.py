@@ -13,8 +13,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from civcards.bots import make_bot
-from civcards.bots.ismcts import ISMCTSBot, values
-from civcards.bots.value import (
+from civcards.bots.ismcts import ISMCTSBot
+from civcards.carta import new_game
+from civcards.carta.game import DRAFT
+from civcards.game_api import get_game
+from civcards.games.carta.search import values
+from civcards.games.carta.value import (
     FORMAT,
     NUM_FEATURES,
     PER_SEAT,
@@ -25,12 +29,11 @@ from civcards.bots.value import (
     num_features,
     value_net,
 )
-from civcards.carta import new_game
-from civcards.carta.game import DRAFT
 
 from .randgames import CONFIGS, start
 
 pytest.importorskip("numpy")
+CIV = get_game("carta")
 
 
 def _random_position(config: tuple[int, str, bool], seed: int, steps: int):  # type: ignore[no-untyped-def]
@@ -101,7 +104,9 @@ def test_numpy_and_standard_library_inference_agree(players: int) -> None:
     from importlib import resources
 
     data = json.loads(
-        resources.files("civcards.bots").joinpath("weights", f"value-{players}p.json").read_text()
+        resources.files("civcards.games.carta")
+        .joinpath("weights", f"value-{players}p.json")
+        .read_text()
     )
     pure = ValueNet(data, use_numpy=False)
     checked = 0
@@ -168,7 +173,7 @@ def test_two_seats_chances_add_up_to_about_one() -> None:
 def test_the_network_predicts_outcomes_better_than_the_greedy_evaluation() -> None:
     """On fresh games (a seed never trained on) the shipped 2p network's log-loss beats the
     squashed greedy evaluation the search bot used before."""
-    from civcards.sim.value_fit import play_and_record
+    from civcards.games.carta.value_fit import play_and_record
 
     net = value_net(2)
     assert net is not None
@@ -195,12 +200,12 @@ def test_values_use_the_network_and_fall_back_to_the_greedy_evaluation() -> None
     v = values(g, 0, None, net)
     assert v[0] == pytest.approx(net.probability(g, 0)) and v[1] == pytest.approx(1 - v[0])
     assert values(g, 0) != v  # without a network: the greedy evaluation
-    assert make_bot("ismcts:10it:greedy").name == "ismcts:10it:greedy"
-    assert make_bot("ismcts:10it").name == "ismcts:10it"
+    assert make_bot(CIV, "ismcts:10it:greedy").name == "ismcts:10it:greedy"
+    assert make_bot(CIV, "ismcts:10it").name == "ismcts:10it"
     with pytest.raises(ValueError, match="evaluation"):
-        make_bot("ismcts:10it:oracle")
+        make_bot(CIV, "ismcts:10it:oracle")
     with pytest.raises(ValueError, match="evaluation"):
-        ISMCTSBot(1, evaluation="nope")
+        ISMCTSBot(CIV, 1, evaluation="nope")
 
 
 def test_r21_r22_values_with_three_players_are_max_n() -> None:

@@ -34,6 +34,12 @@ SUFFIXES = (".parquet", ".csv", ".csv.gz")
 _OPTION_TYPES = {"bool": "bool", "int": "int", "choice": "str"}
 
 
+def _default() -> Game:
+    from .simulate import default_game
+
+    return default_game()
+
+
 def columns(game: Game) -> dict[str, str]:
     """Column name -> type (``int``, ``str``, ``bool``) of ``game``'s rows, in file order."""
     seats = game.max_players
@@ -53,8 +59,9 @@ def columns(game: Game) -> dict[str, str]:
     return out
 
 
-def game_row(r: GameResult, game: Game) -> dict[str, Any]:
+def game_row(r: GameResult, game: Game | None = None) -> dict[str, Any]:
     """The row of one game (absent seats are None)."""
+    game = game or _default()
     seats = game.max_players
     row: dict[str, Any] = {"game": r.index, "seed": r.seed, "players": r.players}
     for o in game.options:
@@ -106,10 +113,11 @@ def _pyarrow() -> Any:
     return pyarrow
 
 
-def write_rows(path: str | Path, rows: Iterable[dict[str, Any]], game: Game) -> int:
-    """Write ``rows`` of ``game`` to ``path`` (Parquet or CSV by its suffix); returns the count."""
+def write_rows(path: str | Path, rows: Iterable[dict[str, Any]], game: Game | None = None) -> int:
+    """Write ``rows`` of ``game`` (default: the default game) to ``path`` (Parquet or CSV by
+    its suffix); returns the count."""
     p = check_out_path(path)
-    cols = columns(game)
+    cols = columns(game or _default())
     data = list(rows)
     if p.name.lower().endswith(".parquet"):
         pa = _pyarrow()
@@ -135,7 +143,7 @@ def _csv_value(v: Any) -> Any:
     return v
 
 
-def read_rows(path: str | Path, game: Game) -> list[dict[str, Any]]:
+def read_rows(path: str | Path, game: Game | None = None) -> list[dict[str, Any]]:
     """The rows of ``game`` in a file written by :func:`write_rows`; ValueError with a
     sentence if not."""
     p = Path(path)
@@ -149,7 +157,7 @@ def read_rows(path: str | Path, game: Game) -> list[dict[str, Any]]:
         if pa is not None:
             rows: list[dict[str, Any]] = pa.parquet.read_table(str(p)).to_pylist()
         else:
-            rows = list(_read_csv(p, columns(game)))
+            rows = list(_read_csv(p, columns(game or _default())))
     except Exception as e:  # pyarrow's, gzip's and the parsers' many errors: one sentence
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ValueError(f"cannot read {str(p)!r} as a results file ({reason})") from None
