@@ -183,14 +183,22 @@ class Civ4Game:
     ) -> str:
         from .text import describe_move
 
-        return describe_move(text, names, past=past)
+        return describe_move(text, names, lang, past=past)
 
     def describe_result(
         self, state: civ4.GameState, names: Sequence[str], lang: str = "en"
     ) -> str:
         from .text import winners_text
 
-        return winners_text(state, names)
+        return winners_text(state, names, lang)
+
+    # -- terminal ----------------------------------------------------------------------
+
+    def terminal_screen(self) -> Any:
+        """civ4's screen for ``civcards play`` (Rich is imported only here)."""
+        from .screen import Civ4Screen
+
+        return Civ4Screen()
 
     # -- bots and sims -----------------------------------------------------------------
 
