@@ -144,21 +144,23 @@ def empire(
     head.append(seat_name(names, seat), style="bold underline" if seat == viewer else "bold")
     head.append("  " + t(lang, "ccg.vp", vp=vp), style="bold blue")
     head.append(" (" + t(lang, "ccg.tiebreak", techs=techs, pop=pop, wonders=wonders) + ")")
-    head.append("  ·  " + t(lang, "ccg.supply", res="").rstrip() + " ")
-    head.append_text(_res_text(pv.supply))
+    info = Text("    " + t(lang, "ccg.supply", res="").rstrip() + " ")
+    info.append_text(_res_text(pv.supply))
     hand = len(pv.hand) if isinstance(pv.hand, tuple) else pv.hand
-    head.append("  ·  " + t(lang, "ccg.hand_n", n=hand))
-    head.append("  ·  ♪ " + t(lang, "ccg.culture_n", n=pv.culture), style="magenta")
+    info.append("  ·  " + t(lang, "ccg.hand_n", n=hand))
+    info.append("  ·  ♪ " + t(lang, "ccg.culture_n", n=pv.culture), style="magenta")
     if obs.status[0] == seat:
-        head.append(" ★", style="bold magenta")
-    head.append("  ·  ☺ " + t(lang, "ccg.happiness_n", n=pv.happiness), style="yellow")
+        info.append(" ★", style="bold magenta")
+    info.append("  ·  ☺ " + t(lang, "ccg.happiness_n", n=pv.happiness), style="yellow")
     if obs.status[1] == seat:
-        head.append(" ★", style="bold yellow")
-    lines: list[RenderableType] = [head]
+        info.append(" ★", style="bold yellow")
+    lines: list[RenderableType] = [head, info]
     techs_text = ", ".join(
         f"{card_name(c, lang)} ({ERAS[CARDS.techs[c].era]})" for c in pv.techs
     ) or t(lang, "ccg.none")
-    lines.append(Padding(Text(t(lang, "ccg.techs_line", techs=techs_text)), (0, 0, 0, 4)))
+    lines.append(
+        Padding(Text(t(lang, "ccg.techs_line", techs=techs_text)), (0, 0, 0, 4), expand=False)
+    )
     costs = Costs(obs, seat)
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", style="bright_black", no_wrap=True)
