@@ -319,3 +319,12 @@ def test_hot_seat_defender_is_prompted_and_sees_only_their_hand(tmp_path: Path) 
     assert not shown & {card_name(c) for c in attacker_only}
     assert f"Pass the screen to {names[attacker]}" in out
     finished_record(path)
+
+
+@pytest.mark.parametrize("module", ["text", "screen"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    mod = importlib.import_module(f"civcards.games.civ4.{module}")
+    assert doctest.testmod(mod).failed == 0

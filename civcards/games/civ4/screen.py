@@ -540,10 +540,11 @@ def leads_to(step: str, move: str) -> bool:
     (True, True)
     """
     words = step.split()
-    if not words or not words[-1].startswith("?"):
+    if not any(w.startswith("?") or w.endswith("?") for w in words):
         return step == move
-    body = words[:-1]
-    nxt = words[-1][1:]
+    tail = words[-1].startswith("?")
+    body = words[:-1] if tail else words
+    nxt = words[-1][1:] if tail else ""
     mw = move.split()
     if not body or not mw or body[0] != mw[0]:
         return False
