@@ -1,4 +1,6 @@
-"""civ4's own bots (``game.bots()``): ``greedy``, and a small match harness.
+"""civ4's own bots (``game.bots()``): ``greedy``, the archetypes of the balance study
+(``population``, ``techrush``, ``wonders``, ``military``, ``culture``: ``greedy`` with one
+goal weighted up, :data:`civcards.games.civ4.greedy.ARCHETYPES`), and a small match harness.
 
 ``BOTS`` maps a name to ``factory(arg, seed)``. The generic bots (``random``,
 ``ismcts``) come from :mod:`civcards.bots` for every game.
@@ -23,7 +25,7 @@ from typing import Any, cast
 from ...bots.base import Bot, Decision
 from ...civ4.observation import Observation
 from ...game_api import Choice, Game, get_game
-from .greedy import GreedyPolicy
+from .greedy import ARCHETYPES, GREEDY, GreedyPolicy, Weights
 
 
 class GreedyBot(Bot):
@@ -31,9 +33,12 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self, seed: int | None = None, weights: Weights = GREEDY, name: str = "greedy"
+    ) -> None:
         super().__init__(seed)
-        self.policy = GreedyPolicy()
+        self.name = name
+        self.policy = GreedyPolicy(weights)
 
     def choose(self, decision: Decision) -> Choice:
         return self.pick(decision.observation, decision.choices)
@@ -47,7 +52,19 @@ def _greedy(arg: str | None, seed: int | None) -> Bot:
     return GreedyBot(seed)
 
 
-BOTS: Mapping[str, Callable[[str | None, int | None], Bot]] = {"greedy": _greedy}
+def _archetype(name: str) -> Callable[[str | None, int | None], Bot]:
+    weights = ARCHETYPES[name]
+
+    def factory(arg: str | None, seed: int | None) -> Bot:
+        return GreedyBot(seed, weights, name)
+
+    return factory
+
+
+BOTS: Mapping[str, Callable[[str | None, int | None], Bot]] = {
+    "greedy": _greedy,
+    **{name: _archetype(name) for name in ARCHETYPES},
+}
 
 
 # ------------------------------------------------------------------------------------------------

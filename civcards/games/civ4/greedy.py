@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -73,6 +74,42 @@ DESTROY_VP = 0.45
 TECH_PACE = 0.5
 
 _KIND_TARGET = {"tech": "tech", "building": "building", "wonder": "wonder"}
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much one goal weighs in the greedy evaluation (1.0 everywhere: ``greedy``).
+
+    The archetype bots of the balance study (``population``, ``techrush``,
+    ``wonders``, ``military``, ``culture``; :data:`ARCHETYPES`) are ``greedy``
+    with one goal weighted up: a target's value is multiplied by the weight of
+    its kind; ``status`` also adds 0.1 VP a culture or happiness icon for each
+    point above 1; ``attack`` multiplies an attack's expected gain (and values
+    the unit-bonus technologies more); ``units`` multiplies the value of a unit
+    held in hand (so it is kept for combat rather than cashed).
+    """
+
+    population: float = 1.0
+    tech: float = 1.0
+    building: float = 1.0
+    wonder: float = 1.0
+    plot: float = 1.0
+    status: float = 1.0
+    attack: float = 1.0
+    units: float = 1.0
+
+
+#: ``greedy``'s own weights
+GREEDY = Weights()
+
+#: the archetypes of the balance study (DESIGN-NOTES.md section 6): name -> weights
+ARCHETYPES: dict[str, Weights] = {
+    "population": Weights(population=1.6, tech=0.8),
+    "techrush": Weights(tech=1.6, population=0.7),
+    "wonders": Weights(wonder=2.2, building=0.9),
+    "military": Weights(attack=2.5, units=1.6),
+    "culture": Weights(status=3.0),
+}
 
 
 class Fx:
@@ -161,8 +198,9 @@ class Target:
 class View:
     """One decision of one seat, worked out from its observation."""
 
-    def __init__(self, obs: Observation, seat: int) -> None:
+    def __init__(self, obs: Observation, seat: int, weights: Weights = GREEDY) -> None:
         self.obs = obs
+        self.w = weights
         self.me = seat
         self.n = obs.players
         pv = obs.seats[seat]
@@ -228,6 +266,9 @@ class View:
             v += 0.02 * happiness
             if has and not had:
                 v += 0.06 * self.turns
+        w = self.w.status
+        if w != 1.0:
+            v = v * w + (w - 1.0) * 0.1 * (culture + happiness)
         return v
 
     def effects_value(self, code: str, plot: int | None) -> float:
@@ -273,7 +314,7 @@ class View:
             elif k == "bounce":
                 v += 0.2 + 0.03 * t
             elif k == "unit_bonus":
-                v += 0.1
+                v += 0.1 + 0.4 * (self.w.attack - 1.0)
         return v + self.status_value(card.culture, card.happiness)
 
     def build_value(self, code: str, plot: int) -> float:
@@ -289,7 +330,7 @@ class View:
         card = _DECK[code]
         cash = sum(card.resource) * VPR
         if card.kind == "unit":
-            v = max(cash, UNIT_HOLD.get(code, 0.3))
+            v = max(cash, UNIT_HOLD.get(code, 0.3) * self.w.units)
         else:
             best = 0.0
             for i in range(len(self.plots)):
@@ -349,12 +390,12 @@ class View:
                 v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
                 if pop + 1 == POP_TWO_SLOTS and self.fx.slots < 2:
                     v += 0.05
-                out.append(Target(f"pop p{i + 1}", 0, self.pop_cost(i), v))
+                out.append(Target(f"pop p{i + 1}", 0, self.pop_cost(i), v * self.w.population))
         for t in sorted(set(obs.tech_market)):
             if self.techs_left == 1:
                 v = self.score_after(1, 1, 0, 0)
             else:
-                v = 1.0 + self.effects_value(t, None)
+                v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(f"tech {t}", 2, self.card_cost(t), v))
         for c in sorted(set(self.hand)):
             card = _DECK[c]
@@ -371,6 +412,8 @@ class View:
                     and obs.tech_market
                 ):
                     v = self.score_after(2, 1, 0, 1)
+                else:
+                    v *= self.w.wonder if card.kind == "wonder" else self.w.building
                 # a filled slot is room lost for later cards
                 v -= 0.05 * len(self.plots[i][2]) + 0.1
                 out.append(Target(f"build {c} p{i + 1}", 1, cost, v))
@@ -380,6 +423,7 @@ class View:
                 y = _PLOTS[code].yields
                 boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
                 v = self.per_turn(sum(y) + boost) + 0.05 * len(_PLOTS[code].produced) + 0.1
+                v *= self.w.plot
                 out.append(Target(f"plot {code} ?", -1, cost, v))
         return out
 
@@ -552,7 +596,7 @@ class View:
             min(steals, float(pop)) * self.steal_worth(d)
             + min(destroys, float(buildings)) * DESTROY_VP
         )
-        return gain - cost
+        return gain * self.w.attack - cost
 
     def unit_amounts(self, u: str) -> tuple[int, int]:
         card = _DECK[u]
@@ -714,9 +758,11 @@ def _match(choices: Sequence[tuple[str, bool]], want: str) -> int | None:
 class GreedyPolicy:
     """The decisions of the ``greedy`` bot, from an observation and the offered choices."""
 
-    def __init__(self) -> None:
+    def __init__(self, weights: Weights = GREEDY) -> None:
         #: how many times no choice matched the wanted move (a fallback was taken)
         self.fallbacks = 0
+        #: the weight of each goal (:class:`Weights`; ``greedy``: all 1)
+        self.weights = weights
 
     def pick(self, obs: Observation, choices: Sequence[tuple[str, bool]]) -> int:
         """The index of the chosen choice among ``(text, final)`` pairs."""
@@ -724,7 +770,7 @@ class GreedyPolicy:
             return 0
         seat = obs.to_move if obs.seat is None else obs.seat
         assert seat is not None
-        v = View(obs, seat)
+        v = View(obs, seat, self.weights)
         step = obs.step
         if step == "draft":
             return self._best_final(choices, lambda t: _plot_worth(t.split()[1]))
@@ -1060,4 +1106,4 @@ def _attack_text(plan: list[tuple[int, list[str]]]) -> str:
     return "attack " + " ".join(f"{d}={','.join(sorted(us))}" for d, us in sorted(plan))
 
 
-__all__ = ["GreedyPolicy", "View", "fx_of"]
+__all__ = ["ARCHETYPES", "GREEDY", "GreedyPolicy", "View", "Weights", "fx_of"]
