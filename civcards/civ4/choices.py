@@ -20,10 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import combinations, compress
+from functools import lru_cache, partial
+from itertools import combinations, combinations_with_replacement, compress, product
+from math import comb as _comb
 from typing import Any, Generic, TypeVar, overload
 
-from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, Res, res_str
+from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, res_str
 from .game import (
     COLLECT,
     DAMAGE,
@@ -45,7 +47,6 @@ from .game import (
     START_DISCARD,
     WALLS,
     GameState,
-    _hand_items,
     _letter_options,
     multisets,
     payments,
@@ -91,12 +92,19 @@ class _Tables(Generic[C]):
         self.pop = [make(f"pop p{i}", True, False, Move("pop", num=i)) for i in range(64)]
         self.end = make("end", True, False, Move("end"))
         self.attack = make("attack ?", False, False, None)
-        self.build: dict[tuple[str, int], C] = {}
+        #: ``build CODE pJ`` (no free population or technology) by code, then plot number
+        self.build_at = {
+            code: [make(f"build {code} p{j}", True, False, Move("build", code=code, num=j)) for j in range(64)]
+            for _i, code, _k, _c, special in _BUILDABLE
+            if not special
+        }
         self.trades: dict[tuple[int, ...], list[C]] = {}
         self.finals: dict[str, C] = {}
         self.steps: dict[str, C] = {}
         self.lists: dict[Any, list[C]] = {}
-        self.pays: dict[tuple[str, Res], C] = {}
+        self.discards: dict[tuple[int, ...], C] = {}
+        #: the first collect level by the plots it depends on (a seat's plots often stay the same)
+        self.collect_lists: dict[tuple[tuple[int, str, int], ...], list[C]] = {}
 
     def final(self, text: str, move: Move | None = None) -> C:
         """The final choice of a canonical move text (memoised)."""
@@ -107,14 +115,14 @@ class _Tables(Generic[C]):
             c = self.finals[text] = self.make(text, True, False, move or parse_move(text))
         return c
 
-    def payment(self, code: str, r: Res) -> C:
-        """The final choice ``plot CODE PAY`` (memoised)."""
-        key = (code, r)
-        c = self.pays.get(key)
+    def discard(self, ms: tuple[int, ...]) -> C:
+        """The final choice ``discard`` of the cards with deck indices ``ms`` (memoised)."""
+        c = self.discards.get(ms)
         if c is None:
-            if len(self.pays) > 100_000:
-                self.pays.clear()
-            c = self.pays[key] = self.make(f"plot {code} {res_str(r)}", True, False, Move("plot", code=code, res=r))
+            cards = tuple(DECK_CODES[i] for i in ms)
+            if len(self.discards) > 100_000:
+                self.discards.clear()
+            c = self.discards[ms] = self.final("discard " + ",".join(cards), Move("discard", cards=cards))
         return c
 
     def step(self, text: str) -> C:
@@ -151,6 +159,61 @@ def _finals(t: _Tables[C], texts: list[str]) -> list[C]:
     return [f(x) for x in sorted(set(texts))]
 
 
+_DECK_RANGE = range(N_DECK)
+
+
+def _count_hand_multisets(hand: list[int], idx: list[int], k: int) -> int:
+    """How many multisets of ``k`` cards the hand holds (``idx``: its card indices)."""
+    d = len(idx)
+    if k == 1:
+        return d
+    if k == 2:
+        return d * (d - 1) // 2 + sum(1 for i in idx if hand[i] >= 2)
+    if k == 3:
+        d2 = sum(1 for i in idx if hand[i] >= 2)
+        d3 = sum(1 for i in idx if hand[i] >= 3)
+        return d * (d - 1) * (d - 2) // 6 + d2 * (d - 1) + d3
+    return _count_multisets([hand[i] for i in idx], k)
+
+
+def _index_multisets(hand: list[int], idx: list[int], k: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``k`` cards of the hand as sorted index tuples, in sorted order."""
+    out: list[tuple[int, ...]] = []
+    n = len(idx)
+    if k == 2:
+        for a, i in enumerate(idx):
+            if hand[i] >= 2:
+                out.append((i, i))
+            out.extend([(i, j) for j in idx[a + 1 :]])
+        return out
+    if k == 3:
+        for a, i in enumerate(idx):
+            rest = idx[a + 1 :]
+            hi = hand[i]
+            if hi >= 2:
+                if hi >= 3:
+                    out.append((i, i, i))
+                out.extend([(i, i, j) for j in rest])
+            for b, j in enumerate(rest):
+                if hand[j] >= 2:
+                    out.append((i, j, j))
+                out.extend([(i, j, x) for x in rest[b + 1 :]])
+        return out
+
+    def rec(j: int, left: int, acc: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(acc)
+            return
+        for jj in range(j, n):
+            i = idx[jj]
+            a = hand[i] - acc.count(i)
+            if a > 0:
+                rec(jj if a > 1 else jj + 1, left - 1, (*acc, i))
+
+    rec(0, k, ())
+    return out
+
+
 def _count_multisets(avail: list[int], k: int) -> int:
     ways = [1] + [0] * k
     for a in avail:
@@ -183,39 +246,40 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
     p = g.to_move
     assert p is not None
     if step in (START_DISCARD, DISCARD):
+        # (hands rarely repeat, so the list is not memoised; its choices are)
         hand = g.hands[p]
-        key = ("discard", tuple(hand), g.discard_n)
-        got = t.lists.get(key)
-        if got is not None:
-            return got[:]
-        if _count_multisets([k for k in hand if k], g.discard_n) <= LIMIT:
-            fin = t.final
-            got = [
-                fin("discard " + ",".join(ms), Move("discard", cards=ms))
-                for ms in multisets(_hand_items(hand), g.discard_n)
-            ]
-            return t.remember(key, got)
-        return t.remember(key, _expand_cards(t, g, p, ()))
+        k = g.discard_n
+        idx = [i for i in _DECK_RANGE if hand[i]]
+        if _count_hand_multisets(hand, idx, k) <= LIMIT:
+            dget = t.discards.get
+            got = []
+            for ms in _index_multisets(hand, idx, k):
+                c = dget(ms)
+                got.append(c if c is not None else t.discard(ms))
+            return got
+        return _expand_cards(t, g, p, ())
     if step == COLLECT:
-        ckey = ("collect", *[(i, pl[0], pl[1]) for i, pl in enumerate(g.plots[p]) if pl[1] and _MULTI[pl[0]]])
-        got = t.lists.get(ckey)
-        if got is not None:
-            return got[:]
-        opts = g.collect_options(p)
+        sig = _collect_sig(g.plots[p])
+        cl = t.collect_lists
+        known = cl.get(sig)
+        if known is not None:
+            return known[:]
+        if len(cl) > 2000:
+            cl.clear()
         total = 1
-        for _, o in opts:
-            total *= len(o)
+        for _, code, pop in sig:
+            total *= len(_letter_options(code, pop))
         if total > LIMIT:
-            return t.remember(ckey, _expand_collect(t, g, p, "collect"))
-        terms: list[tuple[tuple[int, str], ...]] = [()]
-        for n, letters in opts:
-            terms = [(*acc, (n, s)) for acc in terms for s in letters]
-        fin = t.final
-        got = [
-            fin(" ".join(["collect", *(f"p{n}={s}" for n, s in ts)]), Move("collect", collect=ts)) for ts in terms
-        ]
-        got.sort(key=_text)
-        return t.remember(ckey, got)
+            got = cl[sig] = _expand_collect(t, g, p, "collect")
+            return got[:]
+        # each plot's letter strings sorted (equal lengths), so the product comes sorted by text
+        make = t.make
+        got = []
+        for terms in product(*[_collect_terms(n, code, pop) for n, code, pop in sig]):
+            ts = tuple([x[0] for x in terms])
+            got.append(make(" ".join(["collect", *[x[1] for x in terms]]), True, False, _new_move(_collect_fields(ts))))
+        cl[sig] = got
+        return got[:]
     if step in (DRAFT, SETTLE, WALLS):
         return _finals(t, g.legal_strings())
     if step == DEFEND:
@@ -256,6 +320,10 @@ _ATTACK_IDX = [i for i, c in enumerate(DECK_CODES) if _DECK[c].attack]
 _TECH_COST = {c: tc.cost for c, tc in CARDS.techs.items()}
 
 
+#: per deck index: the number of free population of a building or wonder (C61)
+_FREE_POP = {c: sum(e.amount for e in _DECK[c].effects if e.kind == "free_population") for c in _SPECIAL}
+
+
 def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     hand = g.hands[p]
     out: list[C] = list(compress(t.cash, hand))
@@ -264,16 +332,21 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
         fx = g.effects(p)
     rate = fx.rate
     f, h, c = g.supply[p]
-    key: tuple[int, ...] = (f if f < rate else rate, h if h < rate else rate, c if c < rate else rate, rate)
-    if g.options.same_type_trade:
-        key = (*key, 1)
+    options = g.options
+    key: tuple[int, ...] = (
+        f if f < rate else rate,
+        h if h < rate else rate,
+        c if c < rate else rate,
+        rate,
+        options.same_type_trade,
+    )
     trades = t.trades.get(key)
     if trades is None:
         trades = _trade_choices(t, g, p, rate, key)
     out += trades
     disc = fx.disc
     plots = g.plots[p]
-    if g.pop_supply > 0 and f >= MIN_COST:
+    if f >= MIN_COST and g.pop_supply > 0:
         top = (f - POP_COST_BASE + disc["population"]) // POP_COST_STEP
         pop_c = t.pop
         i = 1
@@ -293,41 +366,45 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
                     prev = code
     hh = -1
     if c >= MIN_COST:
-        hh = HAPPY_DISCOUNT if g.highest_happiness() == p else 0
+        hh = HAPPY_DISCOUNT if g.holds_highest_happiness(p) else 0
         dt = c + disc["tech"] + hh
         tc = t.tech
         for code in g.tech_market:
             if _TECH_COST[code] <= dt:
                 out.append(tc[code])
     if h >= MIN_COST:
-        slots = fx.slots
-        build = None
+        opened: list[tuple[int, tuple[str, ...]]] | None = None
         for _i, code, kind, cost, special in compress(_BUILDABLE, map(hand.__getitem__, _BUILD_IDX)):
-            if build is None:
-                build = t.build
-                if hh < 0:
-                    hh = HAPPY_DISCOUNT if g.highest_happiness() == p else 0
-                hnw = g.options.happiness_not_wonders
-            if cost - disc[kind] - (0 if kind == "wonder" and hnw else hh) > h:
+            if hh < 0:
+                hh = HAPPY_DISCOUNT if g.holds_highest_happiness(p) else 0
+            if cost - disc[kind] - (0 if kind == "wonder" and options.happiness_not_wonders else hh) > h:
                 continue
-            j = 0
-            for _, pop, on in plots:
-                j += 1
-                if code in on or len(on) >= (slots if slots >= 2 or pop < POP_TWO_SLOTS else 2):
-                    continue
-                if special:
+            if opened is None:
+                slots = fx.slots
+                # the plots with a free slot (C18)
+                opened = []
+                for j, (_, pop, on) in enumerate(plots, 1):
+                    if len(on) < (slots if slots >= 2 or pop < POP_TWO_SLOTS else 2):
+                        opened.append((j, on))
+            if special:
+                for j, on in opened:
+                    if code in on:
+                        continue
+                    fp = _FREE_POP[code]
+                    k = fp if fp < g.pop_supply else g.pop_supply
+                    if fp and k and _comb(len(plots) + k - 1, k) > 8:
+                        out.append(t.step(f"build {code} p{j} ?"))
+                        continue
                     texts = list(g._build_texts(p, code, j))
                     if len(texts) <= 8:
-                        out.extend(t.final(x) for x in texts)
+                        out.extend([t.final(x) for x in texts])
                     else:
                         out.append(t.step(f"build {code} p{j} ?"))
-                else:
-                    ch = build.get((code, j))
-                    if ch is None:
-                        ch = build[(code, j)] = t.make(
-                            f"build {code} p{j}", True, False, Move("build", code=code, num=j)
-                        )
-                    out.append(ch)
+            else:
+                bc = t.build_at[code]
+                for j, on in opened:
+                    if code not in on:
+                        out.append(bc[j])
     if fx.steal_card or fx.steal_res:
         for code, kind, amount in g.usable_abilities(p):
             for v in range(g.n):
@@ -412,21 +489,31 @@ def _expand_plot(t: _Tables[C], g: GameState, p: int, code: str, food: str | Non
     """A plot's payments: whole when at most LIMIT, else the food paid first (``plot FOR 5F ?``)."""
     cost = g.plot_cost(p)
     sup = g.supply[p]
-    if food is None and _count_payments(cost, sup) > LIMIT:
-        return [t.step(f"plot {code} {f}F ?") for f in _f_range(cost, sup)]
+    return _plot_level(t, code, food, cost, sup)
+
+
+def _plot_level(t: _Tables[C], code: str, food: str | None, cost: int, sup: list[int]) -> list[C]:
+    # (payments rarely repeat: the choices are made, not memoised)
     if food is None:
+        if _count_payments(cost, sup) > LIMIT:
+            step = t.step
+            return [step(f"plot {code} {f}F ?") for f in _f_range(cost, sup)]
         fs: range | list[int] = _f_range(cost, sup)
     else:
         if not food.endswith("F") or not food[:-1].isdigit() or int(food[:-1]) not in _f_range(cost, sup):
             raise ValueError(f"'plot {code} {food} ?' is not a step of this position")
         fs = [int(food[:-1])]
-    out = []
+    pays = []
+    head = "plot " + code + " "
     for f in fs:
         rest = cost - f
+        ftxt = f"{f}F" if f else ""
         for h in range(min(sup[1], rest), max(0, rest - sup[2]) - 1, -1):
-            out.append((f, h, rest - h))
-    pay = t.payment
-    return [pay(code, r) for r in sorted(out, key=res_str)]
+            c = rest - h
+            pays.append((head + ((ftxt + (f"{h}H" if h else "") + (f"{c}C" if c else "")) or "0"), (f, h, c)))
+    pays.sort()
+    make = t.make
+    return [make(text, True, False, _new_move(("plot", code, 0, (), (), r, (0, 0, 0), (), (), (), (), ""))) for text, r in pays]
 
 
 def _expand_attack(t: _Tables[C], g: GameState, p: int, terms: list[str]) -> list[C]:
@@ -490,26 +577,65 @@ def _expand_cards(t: _Tables[C], g: GameState, p: int, chosen: tuple[str, ...]) 
     return out
 
 
+def _collect_sig(plots: list[tuple[str, int, tuple[str, ...]]]) -> tuple[tuple[int, str, int], ...]:
+    """``(plot number, code, population)`` of the plots whose collect needs a choice (C24)."""
+    return tuple([(j, pl[0], pl[1]) for j, pl in enumerate(plots, 1) if pl[1] and _MULTI[pl[0]]])
+
+
 def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]:
-    done = parse_move(prefix).collect if prefix != "collect" else ()
+    # (collect steps rarely repeat: neither they nor their finals are memoised)
+    opts = _collect_sig(g.plots[p])
+    done = _collect_prefix(prefix)
     i = len(done)
-    opts = []
-    for j, (code, pop, _) in enumerate(g.plots[p]):
-        if pop and _MULTI[code]:
-            opts.append((j + 1, code, pop))
     if i >= len(opts) or any(d[0] != o[0] for d, o in zip(done, opts, strict=False)):
         raise ValueError(f"{prefix + ' ?'!r} is not a step of this position")
     n, code, pop = opts[i]
-    last = i + 1 == len(opts)
-    key = ("collect-step", prefix, n, code, pop, last)
-    got = t.lists.get(key)
-    if got is not None:
-        return got[:]
-    out = []
-    for s in _letter_options(code, pop):
-        text = f"{prefix} p{n}={s}"
-        out.append(t.final(text, Move("collect", collect=(*done, (n, s)))) if last else t.step(text + " ?"))
-    return t.remember(key, out)
+    letters = _letter_options(code, pop)
+    make = t.make
+    if i + 1 == len(opts):
+        return [
+            make(f"{prefix} p{n}={s}", True, False, _new_move(_collect_fields((*done, (n, s))))) for s in letters
+        ]
+    return [make(f"{prefix} p{n}={s} ?", False, False, None) for s in letters]
+
+
+#: the canonical letters of a collect term (FHC order), up to 12 population
+_CANON_LETTERS = frozenset("".join(x) for k in range(1, 13) for x in combinations_with_replacement("FHC", k))
+
+
+def _collect_prefix(prefix: str) -> tuple[tuple[int, str], ...]:
+    """The terms of a collect step's text without " ?" (as :func:`parse_move` reads them)."""
+    words = prefix.split(" ")
+    if words[0] == "collect":
+        out = []
+        last = 0
+        for w in words[1:]:
+            n, _sep, s = w.partition("=")
+            num = n[1:]
+            if n[:1] != "p" or not num.isdigit() or num[0] == "0" or s not in _CANON_LETTERS:
+                break
+            x = int(num)
+            if x <= last:
+                break
+            out.append((x, s))
+            last = x
+        else:
+            return tuple(out)  # canonical: what parse_move gives
+    return parse_move(prefix).collect if prefix != "collect" else ()
+
+
+@lru_cache(maxsize=4096)
+def _collect_terms(n: int, code: str, pop: int) -> list[tuple[tuple[int, str], str]]:
+    """Plot ``n``'s collect terms ``((n, letters), "pN=letters")``, sorted by text."""
+    return [((n, s), f"p{n}={s}") for s in sorted(_letter_options(code, pop))]
+
+
+#: ``_new_move(fields)``: a Move from all its fields in order (no keyword handling)
+_new_move: Callable[[tuple[Any, ...]], Move] = partial(tuple.__new__, Move)
+
+
+def _collect_fields(ts: tuple[tuple[int, str], ...]) -> tuple[Any, ...]:
+    return ("collect", "", 0, (), (), (0, 0, 0), (0, 0, 0), ts, (), (), (), "")
 
 
 def _expand_place(t: _Tables[C], g: GameState, p: int, chosen: tuple[int, ...]) -> list[C]:

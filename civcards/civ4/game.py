@@ -463,6 +463,20 @@ class GameState:
         """C49: the holder of Highest Culture (>= 3, strictly highest), else None."""
         return self._highest([self.effects(s).culture for s in range(self.n)], CULTURE_MIN)
 
+    def holds_highest_happiness(self, seat: int) -> bool:
+        """C50: whether ``seat`` holds Highest Happiness (the same as ``highest_happiness() == seat``)."""
+        fx = self.fx
+        f = fx[seat]
+        hp = f.happiness if f is not None else self.effects(seat).happiness
+        if hp < HAPPY_MIN:
+            return False
+        for s in range(self.n):
+            if s != seat:
+                f = fx[s]
+                if (f.happiness if f is not None else self.effects(s).happiness) >= hp:
+                    return False
+        return True
+
     def highest_happiness(self) -> int | None:
         """C50: the holder of Highest Happiness (>= 2, strictly highest), else None."""
         fx = self.fx
