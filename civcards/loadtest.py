@@ -561,7 +561,11 @@ class OwnServer:
             "--bot-delay", str(self.bot_delay), "--log-level", "warning",
         ]  # fmt: skip
         self.log_from = self.log_path.stat().st_size
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        # all the load comes from one address (loopback): the per-address limits on games
+        # created and WebSocket connections (docs/operations.md) are off on this server
+        env = {**os.environ, "CIVCARDS_CREATE_RATE": "0", "CIVCARDS_WS_CONNECT_RATE": "0",
+               "CIVCARDS_WS_PER_ADDRESS": "0"}  # fmt: skip
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         for attempt in range(self.ATTEMPTS):

@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         rate_limit: Annotated[
             float,
             typer.Option(
-                help="Requests per second per client, seat token or IP (429 beyond; 0: no limit).",
+                help="Requests per second per address, or per valid seat token (429 beyond; 0: no limit).",
                 min=0,
                 envvar="CIVCARDS_RATE_LIMIT",
             ),

@@ -21,9 +21,19 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..game_api import DEFAULT_GAME, GameError, OptionsError, get_game
 from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
-from .db import make_engine, migrate
+from .db import hash_token, make_engine, migrate
 from .kinds import describe_kinds, load_extra_games
-from .limits import WS_TOO_BIG, Limits, LimitsMiddleware, WsGuard, receive_text, tune_gc
+from .limits import (
+    WS_TOO_BIG,
+    WS_TOO_MANY,
+    Limits,
+    LimitsMiddleware,
+    WsGuard,
+    WsSlots,
+    client_address,
+    receive_text,
+    tune_gc,
+)
 from .web import add_pages, words
 
 log = logging.getLogger("civcards.server")
@@ -227,7 +237,13 @@ def create_app(
     app.state.limits = limits
     # the health checks (health.py) are not limited: a probe refused 429 would take the
     # process out of the proxy
-    app.add_middleware(LimitsMiddleware, limits=limits, exempt=("/healthz", "/readyz"))
+    app.add_middleware(
+        LimitsMiddleware,
+        limits=limits,
+        exempt=("/healthz", "/readyz"),
+        valid_token=server.has_token,
+    )
+    slots = WsSlots(limits)
 
     @app.exception_handler(ApiError)
     async def _api_error(_r: Request, e: ApiError) -> JSONResponse:
@@ -431,6 +447,19 @@ def create_app(
         """Live views. The client's first message: {"token": "..."} (or null to watch),
         optionally "lang". Each frame is then {"type": "state", ...its own view}."""
         await websocket.accept()
+        refused = slots.connect(client_address(websocket.scope))
+        if refused is not None:
+            with contextlib.suppress(Exception):
+                await websocket.send_json(refused)
+                await websocket.close(code=WS_TOO_MANY)
+            return
+        held: list[str | None] = [None]  # the socket's slot, once its hello says who it is
+        try:
+            await _ws_session(websocket, game_id, held)
+        finally:
+            slots.release(held[0])
+
+    async def _ws_session(websocket: WebSocket, game_id: str, held: list[str | None]) -> None:
         guard = WsGuard(limits)
         try:
             live = server.get(game_id)
@@ -457,6 +486,16 @@ def create_app(
             if not isinstance(lang, str):
                 raise ValueError
             seat = server.seat_or_spectator(live, token)
+            # a seat's sockets are counted against its own allowance, a spectator's against
+            # its address
+            held[0], refused = slots.admit(
+                client_address(websocket.scope),
+                hash_token(token) if seat is not None and token is not None else None,
+            )
+            if refused is not None:
+                await websocket.send_json(refused)
+                await websocket.close(code=WS_TOO_MANY)
+                return
         except ApiError as e:
             await websocket.send_json({"type": "error", "code": e.code, "detail": e.message})
             await websocket.close(code=4403)

@@ -228,6 +228,8 @@ class TableServer:
         self.bot_delay = max(0.0, bot_delay)
         self.allow_seed = allow_seed
         self.games: dict[str, Live] = {}
+        #: the token hashes of the seats of the games held here: (game id, seat)
+        self.tokens: dict[str, tuple[str, int]] = {}
         self.decorate: Decorator | None = None
         #: tells the other processes that a game changed (game id, move number); set
         #: with :meth:`share` when several processes share the database
@@ -237,6 +239,24 @@ class TableServer:
         self.takeover = 3.0
         self.sweep_interval = 2.0
         self._sweeper: asyncio.Task[None] | None = None
+
+    def has_token(self, token_hash: str) -> bool:
+        """Whether ``token_hash`` is a seat's token in a game held here (the rate limit
+        gives a valid seat token its own allowance)."""
+        return token_hash in self.tokens
+
+    def _index(self, live: Live) -> None:
+        for i, s in enumerate(live.seats):
+            if s.token_hash is not None:
+                self.tokens[s.token_hash] = (live.id, i)
+
+    def _set_token(self, live: Live, seat: int, token_hash: str | None) -> None:
+        info = live.seats[seat]
+        if info.token_hash is not None and info.token_hash != token_hash:
+            self.tokens.pop(info.token_hash, None)
+        info.token_hash = token_hash
+        if token_hash is not None:
+            self.tokens[token_hash] = (live.id, seat)
 
     @property
     def shared(self) -> bool:
@@ -281,7 +301,9 @@ class TableServer:
             try:
                 game = get_game(row.kind)
             except GameError:
-                log.error("game %s is of the game %r, which this server does not host", game_id, row.kind)
+                log.error(
+                    "game %s is of the game %r, which this server does not host", game_id, row.kind
+                )
                 raise ApiError(404, "no_game", "there is no such game on this server") from None
             # event-sourced: the live state is the stored set-up with the stored moves
             state = game.from_record({**setup, "moves": texts})
@@ -303,6 +325,7 @@ class TableServer:
                 rematch_id=row.rematch_id,
             )
         self.games[game_id] = live
+        self._index(live)
         return live
 
     @staticmethod
@@ -355,7 +378,8 @@ class TableServer:
         for r in seats:
             if r.seat < len(live.seats):
                 info = live.seats[r.seat]
-                info.name, info.joined, info.token_hash = r.name, r.joined, r.token_hash
+                info.name, info.joined = r.name, r.joined
+                self._set_token(live, r.seat, r.token_hash)
         live.rematch_id = rematch_id
         return self._mark(live) != before
 
@@ -521,6 +545,7 @@ class TableServer:
             rematch_of=rematch_of,
         )
         self.games[gid] = live
+        self._index(live)
         log.info("game %s created: %d players, %s", gid, players, game.name)
         return live, tokens
 
@@ -621,7 +646,7 @@ class TableServer:
                 )
                 if cast("CursorResult[Any]", res).rowcount != 1:
                     raise taken
-            info.token_hash = token_hash
+            self._set_token(new, seat, token_hash)
             info.name = name
         if created:
             await self.changed(live)
@@ -932,9 +957,7 @@ class TableServer:
                         game = live.game
                         if bot is None:
                             level = live.seats[seat].bot or default_bot(game)
-                            bot = make_bot(
-                                game, level, _seed_int(live.id, seat, len(live.moves))
-                            )
+                            bot = make_bot(game, level, _seed_int(live.id, seat, len(live.moves)))
                             live.bots[seat] = bot
                         # a search bot thinks for a while: in a worker thread, on a copy
                         # (views cache what they derive on the state), so that the other

@@ -5,8 +5,15 @@ Every limit answers with a clear refusal and changes nothing:
 - an HTTP body over ``max_body`` bytes: ``413`` ``{"code": "too_large"}``;
 - more requests than ``rate`` per second (``burst`` at once) from one client:
   ``429`` ``{"code": "rate_limited"}`` with a ``Retry-After`` header. A client
-  is its seat token (header ``X-Seat-Token``) when it sends one, else its IP
-  address;
+  is its IP address, whatever ``X-Seat-Token`` says; a request with a *valid*
+  seat token (a seat of a game this process holds) is counted against that
+  seat's own allowance instead (a made-up token is counted as the address);
+- more games created than ``create_rate`` per second (``create_burst`` at once)
+  from one address: ``429`` ``{"code": "rate_limited"}``;
+- more WebSocket handshakes than ``ws_connect_rate`` per second
+  (``ws_connect_burst`` at once) from one address, more than ``ws_per_address``
+  sockets open at once from one address without a seat token, or more than
+  ``ws_per_seat`` sockets of one seat: an error frame and the close code 4429;
 - a WebSocket message over ``ws_max_message`` bytes: an error frame
   ``too_large`` and the close code 1009; more than ``ws_rate`` messages per
   second (``ws_burst`` at once) on one socket: an error frame ``rate_limited``
@@ -48,6 +55,12 @@ class Limits:
     ws_max_message: int = 16 * 1024  # bytes of one WebSocket message from a client
     ws_rate: float = 20.0  # WebSocket messages per second and socket, sustained
     ws_burst: int = 100  # WebSocket messages at once
+    create_rate: float = 0.5  # games created per second and address, sustained
+    create_burst: int = 20  # games an address may create at once
+    ws_connect_rate: float = 10.0  # WebSocket handshakes per second and address
+    ws_connect_burst: int = 100  # WebSocket handshakes an address may make at once
+    ws_per_address: int = 100  # sockets open at once per address, not counting seats'
+    ws_per_seat: int = 8  # sockets open at once per seat token
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -85,7 +98,16 @@ ENV: dict[str, str] = {
     "ws_max_message": "CIVCARDS_WS_MAX_MESSAGE",
     "ws_rate": "CIVCARDS_WS_RATE_LIMIT",
     "ws_burst": "CIVCARDS_WS_RATE_BURST",
+    "create_rate": "CIVCARDS_CREATE_RATE",
+    "create_burst": "CIVCARDS_CREATE_BURST",
+    "ws_connect_rate": "CIVCARDS_WS_CONNECT_RATE",
+    "ws_connect_burst": "CIVCARDS_WS_CONNECT_BURST",
+    "ws_per_address": "CIVCARDS_WS_PER_ADDRESS",
+    "ws_per_seat": "CIVCARDS_WS_PER_SEAT",
 }
+
+#: close code of a WebSocket refused for too many connections (4000 + the HTTP status)
+WS_TOO_MANY = 4429
 
 
 class TokenBucket:
@@ -146,13 +168,33 @@ class RateLimiter:
                 del self.buckets[k]
 
 
-def client_key(scope: Scope) -> str:
-    """Who a request is from: its seat token (hashed) if it has one, else its address."""
+def client_address(scope: Scope) -> str:
+    """The client's address (Uvicorn takes it from ``X-Forwarded-For`` only from a trusted
+    proxy: ``--forwarded-allow-ips``)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+def seat_token(scope: Scope) -> bytes | None:
     for name, value in scope.get("headers", ()):
         if name == b"x-seat-token" and value:
-            return "t:" + hashlib.sha256(value).hexdigest()[:24]
-    client = scope.get("client")
-    return "ip:" + (str(client[0]) if client else "?")
+            return bytes(value)
+    return None
+
+
+#: whether a seat token (its SHA-256, hex) is a seat of a game this process holds
+TokenCheck = Callable[[str], bool]
+
+
+def client_key(scope: Scope, valid: TokenCheck | None = None) -> str:
+    """Who a request is counted against: a *valid* seat token's own allowance (``valid``
+    says which hashes are seats), else its address, whatever ``X-Seat-Token`` says."""
+    token = seat_token(scope)
+    if token is not None and valid is not None:
+        digest = hashlib.sha256(token).hexdigest()
+        if valid(digest):
+            return "t:" + digest
+    return "ip:" + client_address(scope)
 
 
 def _problem(status: int, code: str, detail: str, headers: list[tuple[bytes, bytes]]) -> Any:
@@ -174,25 +216,41 @@ class LimitsMiddleware:
     ``exempt`` (the health checks) are never limited: a load balancer's probe must not be
     refused because other requests came from its address."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, exempt: Collection[str] = ()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: Limits,
+        exempt: Collection[str] = (),
+        valid_token: TokenCheck | None = None,
+        create_paths: Collection[str] = ("/api/games",),
+    ) -> None:
         self.app = app
         self.limits = limits
         self.limiter = RateLimiter(limits.rate, limits.burst)
+        self.creates = RateLimiter(limits.create_rate, limits.create_burst)
         self.exempt = frozenset(exempt)
+        self.valid_token = valid_token
+        self.create_paths = frozenset(create_paths)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") in self.exempt:
             await self.app(scope, receive, send)
             return
-        wait = self.limiter.take(client_key(scope))
+        wait = self.limiter.take(client_key(scope, self.valid_token))
+        what = f"requests: at most {self.limits.rate:g} per second ({self.limits.burst} at once)"
+        if wait <= 0 and scope.get("method") == "POST" and scope.get("path") in self.create_paths:
+            wait = self.creates.take("ip:" + client_address(scope))
+            what = (
+                f"games created: at most {self.limits.create_rate:g} per second "
+                f"({self.limits.create_burst} at once) from one address"
+            )
         if wait > 0:
             secs = max(1, math.ceil(wait))
             await self._refuse(
                 send,
                 429,
                 "rate_limited",
-                f"too many requests: at most {self.limits.rate:g} per second "
-                f"({self.limits.burst} at once); try again in {secs} s",
+                f"too many {what}; try again in {secs} s",
                 [(b"retry-after", str(secs).encode())],
             )
             return
@@ -307,6 +365,69 @@ class WsGuard:
                 "retry_after": round(wait, 3),
             }
         return None
+
+
+class WsSlots:
+    """The WebSocket connections of one process: handshakes per second per address, sockets
+    open at once per address (until a seat token moves one to its seat) and per seat."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.handshakes = RateLimiter(limits.ws_connect_rate, limits.ws_connect_burst)
+        self.open: dict[str, int] = {}
+
+    def _error(self, detail: str, wait: float = 0.0) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "error", "code": "too_many_connections", "detail": detail}
+        if wait > 0:
+            frame["retry_after"] = round(wait, 3)
+        return frame
+
+    def connect(self, address: str) -> dict[str, Any] | None:
+        """A handshake from ``address``: None, or the refusal's frame (too many at once)."""
+        wait = self.handshakes.take("ip:" + address)
+        if wait > 0:
+            return self._error(
+                f"too many connections: at most {self.limits.ws_connect_rate:g} per second "
+                f"({self.limits.ws_connect_burst} at once) from one address",
+                wait,
+            )
+        return None
+
+    def admit(
+        self, address: str, token_hash: str | None
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """The socket said who it is: a seat (``token_hash`` of a valid seat token) is counted
+        against the seat's own allowance, a spectator against its address. (its slot, None),
+        or (None, the refusal's frame)."""
+        if token_hash is not None:
+            if self._take("t:" + token_hash, self.limits.ws_per_seat):
+                return "t:" + token_hash, None
+            return None, self._error(
+                f"too many connections of this seat: at most {self.limits.ws_per_seat} "
+                "at once; close another tab of it"
+            )
+        if self._take("ip:" + address, self.limits.ws_per_address):
+            return "ip:" + address, None
+        return None, self._error(
+            f"too many connections open: at most {self.limits.ws_per_address} from one "
+            "address (a seat's own sockets are counted apart)"
+        )
+
+    def _take(self, key: str, limit: int) -> bool:
+        n = self.open.get(key, 0)
+        if limit > 0 and n >= limit:
+            return False
+        self.open[key] = n + 1
+        return True
+
+    def release(self, slot: str | None) -> None:
+        if slot is None:
+            return
+        n = self.open.get(slot, 0) - 1
+        if n > 0:
+            self.open[slot] = n
+        else:
+            self.open.pop(slot, None)
 
 
 class BinaryMessage(ValueError):

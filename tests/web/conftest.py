@@ -20,6 +20,14 @@ from civcards.loadtest import free_port, wait_serving
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
+#: the per-address limits on games created and WebSocket handshakes are off for the test
+#: servers (all their clients share 127.0.0.1); test_limits.py turns them on
+TEST_ENV = {
+    "CIVCARDS_CREATE_RATE": "0",
+    "CIVCARDS_WS_CONNECT_RATE": "0",
+    "CIVCARDS_WS_PER_ADDRESS": "0",
+}
+
 
 class ServerProcess:
     """``civcards serve`` in a subprocess; :meth:`restart` keeps the database and port."""
@@ -79,7 +87,7 @@ class ServerProcess:
         if self.allow_seed:
             cmd.append("--allow-seed")
         cmd += self.extra_args
-        env = {**os.environ, **self.env} if self.env else None
+        env = {**os.environ, **TEST_ENV, **(self.env or {})}
         start = self.log_path.stat().st_size if self.log_path.exists() else 0
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(

@@ -3,11 +3,14 @@ message size (close 1009) and rate; each refusal is clear and changes nothing.""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import secrets
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,20 +27,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used")
 
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    """A server with small limits: 2 KB bodies, a request per 100 s (5 at once), 1000-character
-    WebSocket messages (options), 1 message/s (3 at once) per socket (environment)."""
+    """A server with small limits: 2 KB bodies, 1000-character WebSocket messages (options),
+    1 message/s (3 at once) per socket (environment)."""
     s = ServerProcess(
         tmp_path_factory.mktemp("tight") / "civ.db",
-        extra_args=(
-            "--max-body",
-            "2048",
-            "--rate-limit",
-            "0.01",
-            "--rate-burst",
-            "5",
-            "--ws-max-message",
-            "1000",
-        ),
+        extra_args=("--max-body", "2048", "--ws-max-message", "1000"),
         env={"CIVCARDS_WS_RATE_LIMIT": "1", "CIVCARDS_WS_RATE_BURST": "3"},
     )
     s.start()
@@ -45,8 +39,35 @@ def tight(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
+@pytest.fixture
+def hasty(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server of the test's own that lets little through: a request per 100 s (8 at once)
+    per address or seat, a game per 100 s (3 at once) per address, a WebSocket handshake
+    per 100 s (6 at once) per address, 2 spectator sockets per address, 2 sockets per seat."""
+    s = ServerProcess(
+        tmp_path / "civ.db",
+        extra_args=("--rate-limit", "0.01", "--rate-burst", "8"),
+        env={
+            "CIVCARDS_CREATE_RATE": "0.01",
+            "CIVCARDS_CREATE_BURST": "3",
+            "CIVCARDS_WS_CONNECT_RATE": "0.01",
+            "CIVCARDS_WS_CONNECT_BURST": "6",
+            "CIVCARDS_WS_PER_ADDRESS": "2",
+            "CIVCARDS_WS_PER_SEAT": "2",
+        },
+    )
+    s.start()
+    yield s
+    s.stop()
+
+
+def seat_tokens(server: ServerProcess, g: dict[str, object]) -> list[str]:
+    """The seat tokens of a created game's human seats."""
+    return [str(s["token"]) for s in g["seats"] if s["token"]]  # type: ignore[attr-defined]
+
+
 def game_count(server: ServerProcess, token: str) -> int:
-    r = httpx.get(server.base + "/api/games", headers={H: token})
+    r = httpx.get(server.base + "/api/games")
     assert r.status_code == 200, r.text
     return len(r.json())
 
@@ -71,31 +92,99 @@ def test_a_body_over_the_limit_is_413_and_creates_nothing(tight: ServerProcess) 
     assert game_count(tight, "counter-3") == before + 1
 
 
-def test_too_many_requests_are_429_with_retry_after(tight: ServerProcess) -> None:
+def test_too_many_requests_are_429_with_retry_after(hasty: ServerProcess) -> None:
+    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}])  # 1 of the 8
+    seats = seat_tokens(hasty, g)
+    # a made-up token on each request is no way around the limit: the address is counted
     codes = [
-        httpx.get(tight.base + "/api/games", headers={H: "hasty"}).status_code for _ in range(8)
+        httpx.get(hasty.base + "/api/games", headers={H: secrets.token_urlsafe(24)}).status_code
+        for _ in range(10)
     ]
-    assert codes == [200] * 5 + [429] * 3
-    r = httpx.get(tight.base + "/api/games", headers={H: "hasty"})
+    assert codes == sorted(codes) and codes.count(200) <= 7 and codes[-3:] == [429] * 3, codes
+    r = httpx.get(hasty.base + "/api/games", headers={H: "hasty"})
     assert r.status_code == 429
     assert 1 <= int(r.headers["retry-after"]) <= 100
     assert r.json()["code"] == "rate_limited" and "per second" in r.json()["detail"]
-    # another client (another token) is not held back
-    assert httpx.get(tight.base + "/api/games", headers={H: "patient"}).status_code == 200
+    # a valid seat token has an allowance of its own, apart from its address's
+    mine = [
+        httpx.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[0]}).status_code
+        for _ in range(9)
+    ]
+    assert mine == [200] * 8 + [429]
+    # and so has another seat
+    r = httpx.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[1]})
+    assert r.status_code == 200
 
 
-def test_health_checks_are_never_rate_limited(tight: ServerProcess) -> None:
+def test_games_created_are_limited_per_address(hasty: ServerProcess) -> None:
+    """1,000 games were once created in 4.4 s, each request with a made-up token."""
+    body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    codes = [
+        httpx.post(
+            hasty.base + "/api/games", json=body, headers={H: secrets.token_urlsafe(24)}
+        ).status_code
+        for _ in range(5)
+    ]
+    assert codes == [201] * 3 + [429] * 2
+    r = httpx.post(hasty.base + "/api/games", json=body)
+    assert r.status_code == 429 and "games created" in r.json()["detail"]
+    assert int(r.headers["retry-after"]) >= 1
+    assert len(httpx.get(hasty.base + "/api/games").json()) == 3
+
+
+def ws_hello(server: ServerProcess, gid: str, token: str | None) -> tuple[Any, dict[str, Any]]:
+    ws = connect(f"ws://127.0.0.1:{server.port}/ws/{gid}", open_timeout=10)
+    with contextlib.suppress(ConnectionClosed):  # a refused socket may close first
+        ws.send(json.dumps({"token": token, "lang": "en"}))
+    return ws, json.loads(ws.recv(timeout=10))
+
+
+def closed_with(ws: Any) -> int | None:
+    with pytest.raises(ConnectionClosed) as closed:
+        ws.recv(timeout=10)
+    return None if closed.value.rcvd is None else closed.value.rcvd.code
+
+
+def test_websocket_connections_are_limited_per_address_and_seat(hasty: ServerProcess) -> None:
+    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    seats = seat_tokens(hasty, g)
+    opened = []
+    try:
+        # two spectators from one address, then the third is refused
+        for _ in range(2):
+            ws, f = ws_hello(hasty, g["id"], None)
+            assert f["type"] == "state"
+            opened.append(ws)
+        ws, f = ws_hello(hasty, g["id"], None)
+        assert f["type"] == "error" and f["code"] == "too_many_connections"
+        assert closed_with(ws) == 4429
+        # a seat's sockets are counted apart from the address: two, not three
+        for _ in range(2):
+            ws, f = ws_hello(hasty, g["id"], seats[0])
+            assert f["type"] == "state" and f["seat"] == 0
+            opened.append(ws)
+        ws, f = ws_hello(hasty, g["id"], seats[0])
+        assert f["code"] == "too_many_connections"
+        assert closed_with(ws) == 4429
+        # six handshakes at once from the address, then no more (even a seat's)
+        ws, f = ws_hello(hasty, g["id"], seats[1])
+        assert f["code"] == "too_many_connections" and "per second" in f["detail"]
+        assert closed_with(ws) == 4429
+    finally:
+        for ws in opened:
+            ws.close()
+
+
+def test_health_checks_are_never_rate_limited(hasty: ServerProcess) -> None:
     """A load balancer's probe shares its address with other requests: /healthz and /readyz
     answer even when that client is held back everywhere else."""
-    codes = [
-        httpx.get(tight.base + "/api/games", headers={H: "probe"}).status_code for _ in range(6)
-    ]
+    codes = [httpx.get(hasty.base + "/api/games").status_code for _ in range(9)]
     assert codes[-1] == 429
     for _ in range(10):
-        assert httpx.get(tight.base + "/healthz", headers={H: "probe"}).status_code == 200
-        r = httpx.get(tight.base + "/readyz", headers={H: "probe"})
+        assert httpx.get(hasty.base + "/healthz").status_code == 200
+        r = httpx.get(hasty.base + "/readyz")
         assert r.status_code == 200 and r.json()["database"] == "ok"
-    assert httpx.get(tight.base + "/api/games", headers={H: "probe"}).status_code == 429
+    assert httpx.get(hasty.base + "/api/games").status_code == 429
 
 
 def test_websocket_messages_too_large_or_too_fast(tight: ServerProcess) -> None:
