@@ -16,7 +16,7 @@ and the game's own (:meth:`civcards.game_api.Game.bots`, e.g. CIV's ``greedy``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..game_api import Game
@@ -44,9 +44,9 @@ GENERIC: dict[str, tuple[GenericFactory, bool]] = {
 }
 
 
-def _own(game: Game) -> dict[str, Callable[[str | None, int | None], Any]]:
+def _own(game: Game) -> Mapping[str, Callable[[str | None, int | None], Any]]:
     hook = getattr(game, "bots", None)
-    return dict(hook()) if hook is not None else {}
+    return hook() if hook is not None else {}
 
 
 def bot_names(game: Game) -> list[str]:
@@ -74,8 +74,13 @@ def make_bot(game: Game, spec: str, seed: int | None = None) -> Bot:
     if key in own:
         bot: Bot = own[key](arg or None, seed)
         return bot
-    if key in GENERIC and key in bot_names(game):
-        return GENERIC[key][0](game, arg or None, seed)
+    generic = GENERIC.get(key)
+    if generic is not None:
+        from .search import searchable
+
+        factory, needs_search = generic
+        if not needs_search or searchable(game):
+            return factory(game, arg or None, seed)
     raise ValueError(
         f"unknown bot {spec.strip()!r}; the bots of {game.title} are: {', '.join(bot_names(game))}"
     )

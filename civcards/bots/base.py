@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from itertools import repeat
+from operator import is_
 from collections.abc import Callable
 from typing import Any
 
@@ -123,15 +125,21 @@ def bot_choice(bot: Bot, game: Game, state: Any) -> Choice:
     choices = game.choices(state)
     decision = Decision(seat, choices, observe=lambda: game.observe(state, seat), game=game)
     pick = bot.choose(decision)
-    if pick not in choices:  # by identity first: a bot hands back one of its choices
-        raise BotError(f"{bot.name} chose {pick!r}, which is not among its choices")
+    if not any(map(is_, choices, repeat(pick))):  # one of the objects it was given
+        _check(bot, pick, choices)
     while not pick.final:
         exp = game.expand(state, pick)
         decision = decision.below(pick, exp.choices, exp.reveal)
         pick = bot.choose(decision)
-        if pick not in exp.choices:
-            raise BotError(f"{bot.name} chose {pick!r}, which is not among its choices")
+        if not any(map(is_, exp.choices, repeat(pick))):
+            _check(bot, pick, exp.choices)
     return pick
+
+
+def _check(bot: Bot, pick: Choice, choices: list[Choice]) -> None:
+    """An answer that is not one of the bot's choices objects: equal to one, or refused."""
+    if not isinstance(pick, Choice) or pick not in choices:
+        raise BotError(f"{bot.name} chose {pick!r}, which is not among its choices")
 
 
 def bot_move(bot: Bot, game: Game, state: Any) -> str:

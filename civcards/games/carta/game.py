@@ -8,8 +8,8 @@ from operator import attrgetter
 from typing import Any
 
 from ... import carta
-from ...carta.explain import why_illegal
 from ...carta.cards import LETTERS, counts_to_str
+from ...carta.explain import why_illegal
 from ...carta.game import GameState
 from ...carta.moves import Move, format_move
 from ...carta.observation import SECRET_MARK
@@ -49,8 +49,20 @@ _BY_TEXT = attrgetter("text")
 def _choice(m: Move) -> Choice:
     if len(_CHOICE) > 200_000:
         _CHOICE.clear()
-    c = _CHOICE[m] = Choice(move_text(m), move=m)
+    c = _CHOICE[m] = _STEP_OR_CHOICE[m] = Choice(move_text(m), move=m)
     return c
+
+
+#: the memoised choices of every move, Discovery and Inquisition as their hidden steps
+#: (true while the deck has cards: a Discovery of an empty deck is a whole move)
+_STEP_OR_CHOICE: dict[Move, Choice] = {}
+
+
+def _step(m: Move, step: Choice) -> Choice:
+    if len(_STEP_OR_CHOICE) > 400_000:
+        _STEP_OR_CHOICE.clear()
+    _STEP_OR_CHOICE[m] = step
+    return step
 
 
 _DISCOVERY_STEP = Choice(f"discovery discard {SECRET_MARK}", final=False, hidden=True)
@@ -73,8 +85,8 @@ def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
     words = text.split()
     kind = words[0] if words else ""
     if g.finished or kind not in HIDDEN_KINDS or _hidden_text(g, kind, words) != text:
-        reveal, full = carta.expand(g, text)
-        return reveal, [Choice(t) for t in full]
+        reveal, texts = carta.expand(g, text)
+        return reveal, [Choice(t) for t in texts]
     if kind == "discovery":
         k = min(5, len(g.deck))
         reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
@@ -83,14 +95,22 @@ def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
         seat = int(words[1])
         reveal = counts_to_str(g.hands[seat])
         moves = [m for m in g._generate() if m.kind == "inquisition" and m.seat == seat]
-    seen: dict[str, Choice] = {}
-    for m in moves:
-        t = move_text(m)
-        if t not in seen:
-            seen[t] = Choice(t, move=m)
-    if not seen:
+    if not moves:
         raise ValueError(f"{text!r} is not a choice now")
-    return reveal, [seen[t] for t in sorted(seen)]
+    full = [_FULL.get(m) or _full(m) for m in moves]
+    full.sort(key=_BY_TEXT)
+    return reveal, full
+
+
+#: the final choices below a hidden step, memoised
+_FULL: dict[Move, Choice] = {}
+
+
+def _full(m: Move) -> Choice:
+    if len(_FULL) > 200_000:
+        _FULL.clear()
+    c = _FULL[m] = Choice(move_text(m), move=m)
+    return c
 
 
 def _hidden_text(g: GameState, kind: str, words: list[str]) -> str | None:
@@ -213,27 +233,39 @@ class CartaGame:
         if state.finished:
             return []
         moves = state._generate()
+        # every move seen before, none a hidden step: their memoised choices, sorted
         fast = list(map(_CHOICE.get, moves))
-        if None not in fast:  # every move seen before, none a hidden step: just sort
-            fast.sort(key=_BY_TEXT)
+        if all(fast):
+            if len(fast) > 1:
+                fast.sort(key=_BY_TEXT)
             return fast  # type: ignore[return-value]
+        if state.deck:
+            # every move seen before, Discovery and Inquisition as their hidden steps
+            fast = list(map(_STEP_OR_CHOICE.get, moves))
+            if all(fast):
+                # a step stands for many moves: once each (the same object)
+                ids = dict(zip(map(id, fast), fast, strict=True))
+                out: list[Choice] = list(ids.values())  # type: ignore[arg-type]
+                out.sort(key=_BY_TEXT)
+                return out
         seen: dict[str, Choice] = {}
         memo = _CHOICE.get
         deck = bool(state.deck)
         hands = state.hands
         for m in moves:
-            c = memo(m)
-            if c is None:
+            k = m.kind
+            if k in HIDDEN_KINDS:
                 # Discovery and Inquisition are hidden steps or not, as the state says
-                k = m.kind
                 if k == "discovery" and deck:
-                    c = _DISCOVERY_STEP
+                    c = _step(m, _DISCOVERY_STEP)
                 elif k == "inquisition" and any(hands[m.seat]):
-                    c = _INQUISITION_STEPS[m.seat]
-                elif k in HIDDEN_KINDS:
-                    c = Choice(move_text(m), move=m)
+                    # the cards it gives back are there exactly when the target's hand is not
+                    step = _INQUISITION_STEPS[m.seat]
+                    c = _step(m, step) if m.cards else step
                 else:
-                    c = _choice(m)
+                    c = Choice(move_text(m), move=m)
+            else:
+                c = memo(m) or _choice(m)
             t = c.text
             if t not in seen:
                 seen[t] = c
