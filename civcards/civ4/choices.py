@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import combinations, combinations_with_replacement, compress, product
@@ -105,6 +105,8 @@ class _Tables(Generic[C]):
         self.discards: dict[tuple[int, ...], C] = {}
         #: the first collect level by the plots it depends on (a seat's plots often stay the same)
         self.collect_lists: dict[tuple[tuple[int, str, int], ...], list[C]] = {}
+        #: the terms of the latest collect steps made (their text without " ?"; a few hundred)
+        self.collect_done: dict[str, tuple[tuple[int, str], ...]] = {}
 
     def final(self, text: str, move: Move | None = None) -> C:
         """The final choice of a canonical move text (memoised)."""
@@ -162,6 +164,16 @@ def _finals(t: _Tables[C], texts: list[str]) -> list[C]:
 _DECK_RANGE = range(N_DECK)
 
 
+def _finals_moves(t: _Tables[C], moves: Iterable[Move]) -> list[C]:
+    """The final choices of ``moves`` (canonical values), sorted by text without duplicates."""
+    by_text: dict[str, Move] = {}
+    for m in moves:
+        by_text.setdefault(format_move(m), m)
+    fget = t.finals.get
+    fin = t.final
+    return [c if (c := fget(x)) is not None else fin(x, by_text[x]) for x in sorted(by_text)]
+
+
 def _count_hand_multisets(hand: list[int], idx: list[int], k: int) -> int:
     """How many multisets of ``k`` cards the hand holds (``idx``: its card indices)."""
     d = len(idx)
@@ -178,27 +190,16 @@ def _count_hand_multisets(hand: list[int], idx: list[int], k: int) -> int:
 
 def _index_multisets(hand: list[int], idx: list[int], k: int) -> list[tuple[int, ...]]:
     """Every multiset of ``k`` cards of the hand as sorted index tuples, in sorted order."""
+    if k == 2:
+        return [ms for ms in combinations_with_replacement(idx, 2) if ms[0] != ms[1] or hand[ms[0]] >= 2]
+    if k == 3:
+        return [
+            (a, b, c)
+            for a, b, c in combinations_with_replacement(idx, 3)
+            if (a != b or hand[a] >= (3 if b == c else 2)) and (b != c or a == b or hand[b] >= 2)
+        ]
     out: list[tuple[int, ...]] = []
     n = len(idx)
-    if k == 2:
-        for a, i in enumerate(idx):
-            if hand[i] >= 2:
-                out.append((i, i))
-            out.extend([(i, j) for j in idx[a + 1 :]])
-        return out
-    if k == 3:
-        for a, i in enumerate(idx):
-            rest = idx[a + 1 :]
-            hi = hand[i]
-            if hi >= 2:
-                if hi >= 3:
-                    out.append((i, i, i))
-                out.extend([(i, i, j) for j in rest])
-            for b, j in enumerate(rest):
-                if hand[j] >= 2:
-                    out.append((i, j, j))
-                out.extend([(i, j, x) for x in rest[b + 1 :]])
-        return out
 
     def rec(j: int, left: int, acc: tuple[int, ...]) -> None:
         if left == 0:
@@ -252,11 +253,8 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
         idx = [i for i in _DECK_RANGE if hand[i]]
         if _count_hand_multisets(hand, idx, k) <= LIMIT:
             dget = t.discards.get
-            got = []
-            for ms in _index_multisets(hand, idx, k):
-                c = dget(ms)
-                got.append(c if c is not None else t.discard(ms))
-            return got
+            disc = t.discard
+            return [c if (c := dget(ms)) is not None else disc(ms) for ms in _index_multisets(hand, idx, k)]
         return _expand_cards(t, g, p, ())
     if step == COLLECT:
         sig = _collect_sig(g.plots[p])
@@ -280,12 +278,14 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
             got.append(make(" ".join(["collect", *[x[1] for x in terms]]), True, False, _new_move(_collect_fields(ts))))
         cl[sig] = got
         return got[:]
-    if step in (DRAFT, SETTLE, WALLS):
+    if step in (DRAFT, SETTLE):
         return _finals(t, g.legal_strings())
+    if step == WALLS:
+        return _finals_moves(t, g._legal_walls())
     if step == DEFEND:
-        legal = g.legal_strings()
+        legal = g._legal_defend()
         if len(legal) <= LIMIT:
-            return _finals(t, legal)
+            return _finals_moves(t, legal)
         return _expand_defend(t, g, ["defend", "?"])
     if step == DAMAGE:
         return _damage_choices(t, g)
@@ -585,7 +585,10 @@ def _collect_sig(plots: list[tuple[str, int, tuple[str, ...]]]) -> tuple[tuple[i
 def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]:
     # (collect steps rarely repeat: neither they nor their finals are memoised)
     opts = _collect_sig(g.plots[p])
-    done = _collect_prefix(prefix)
+    cd = t.collect_done
+    done = cd.get(prefix)
+    if done is None:
+        done = _collect_prefix(prefix)
     i = len(done)
     if i >= len(opts) or any(d[0] != o[0] for d, o in zip(done, opts, strict=False)):
         raise ValueError(f"{prefix + ' ?'!r} is not a step of this position")
@@ -596,7 +599,14 @@ def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]
         return [
             make(f"{prefix} p{n}={s}", True, False, _new_move(_collect_fields((*done, (n, s))))) for s in letters
         ]
-    return [make(f"{prefix} p{n}={s} ?", False, False, None) for s in letters]
+    if len(cd) > 256:
+        cd.clear()
+    out = []
+    for s in letters:
+        text = f"{prefix} p{n}={s}"
+        cd[text] = (*done, (n, s))
+        out.append(make(text + " ?", False, False, None))
+    return out
 
 
 #: the canonical letters of a collect term (FHC order), up to 12 population
@@ -692,14 +702,18 @@ def _damage_parts(g: GameState) -> tuple[list[tuple[int, ...]], list[tuple[tuple
     return steals, destroys
 
 
+def _damage_move(steal: tuple[int, ...], destroy: tuple[tuple[int, str], ...]) -> Move:
+    return _new_move(("damage", "", 0, (), steal, (0, 0, 0), (0, 0, 0), (), destroy, (), (), ""))
+
+
 def _damage_text(steal: tuple[int, ...], destroy: tuple[tuple[int, str], ...]) -> str:
-    return format_move(Move("damage", plots=steal, destroy=destroy))
+    return format_move(_damage_move(steal, destroy))
 
 
 def _damage_choices(t: _Tables[C], g: GameState) -> list[C]:
     steals, destroys = _damage_parts(g)
     if len(steals) * len(destroys) <= LIMIT:
-        return _finals(t, [_damage_text(st, de) for st in steals for de in destroys])
+        return _finals_moves(t, [_damage_move(st, de) for st in steals for de in destroys])
     return _expand_damage(t, g, ["damage", "?"])
 
 
@@ -716,7 +730,7 @@ def _expand_damage(t: _Tables[C], g: GameState, words: list[str]) -> list[C]:
         return out
     lst = words[2]
     chosen = () if lst == "-" else tuple(int(x[1:]) for x in lst.split(","))
-    return _finals(t, [_damage_text(chosen, de) for de in destroys])
+    return _finals_moves(t, [_damage_move(chosen, de) for de in destroys])
 
 
 # ---------------------------------------------------------------------------

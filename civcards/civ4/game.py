@@ -125,23 +125,47 @@ class Fx:
 
 
 def _compute_fx(techs: tuple[str, ...], plots: list[tuple[str, int, tuple[str, ...]]]) -> Fx:
-    culture = happiness = 0
-    disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-    rate = TRADE_RATE
-    extra = 0
-    slots = 1
-    income = [0, 0, 0]
-    boost = [0, 0, 0]
-    ub: dict[str, tuple[frozenset[str], int, int]] = {}
-    sc: dict[str, int] = {}
-    sr: dict[str, int] = {}
-    wonders = 0
     cards: list[TechCard | DeckCard] = [_TECHS[t] for t in techs]
+    wonders = 0
     for _, _, on in plots:
         for c in on:
             cards.append(_DECK[c])
             if _DECK[c].kind == "wonder":
                 wonders += 1
+    return _fx_with(None, cards, wonders)
+
+
+def _fx_plus(fx: Fx, card: TechCard | DeckCard) -> Fx:
+    """``fx`` with one more card in play: every effect adds up in any order (sums,
+    the lowest rate, the most slots, merged unit bonuses), so this equals recomputing."""
+    return _fx_with(fx, [card], 1 if card.kind == "wonder" else 0)
+
+
+def _fx_with(start: Fx | None, cards: list[TechCard | DeckCard], wonders: int) -> Fx:
+    """The effects of ``start`` (None: no card) plus those of ``cards`` (``wonders`` of them wonders)."""
+    if start is None:
+        culture = happiness = 0
+        disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
+        rate = TRADE_RATE
+        extra = 0
+        slots = 1
+        income = [0, 0, 0]
+        boost = [0, 0, 0]
+        ub: dict[str, tuple[frozenset[str], int, int]] = {}
+        sc: dict[str, int] = {}
+        sr: dict[str, int] = {}
+    else:
+        culture, happiness = start.culture, start.happiness
+        disc = dict(start.disc)
+        rate = start.rate
+        extra = start.extra_draw
+        slots = start.slots
+        income = list(start.income)
+        boost = list(start.boost)
+        ub = dict(start.unit_bonus)
+        sc = dict(start.steal_card)
+        sr = dict(start.steal_res)
+        wonders += start.wonders
     for card in cards:
         culture += card.culture
         happiness += card.happiness
@@ -1435,7 +1459,8 @@ class GameState:
             self.hands[p][DECK_INDEX[code]] -= 1
             pcode, pop, on = self.plots[p][m.num - 1]
             self.plots[p][m.num - 1] = (pcode, pop, tuple(sorted((*on, code))))
-            self.fx[p] = None
+            fx = self.fx[p]
+            self.fx[p] = None if fx is None else _fx_plus(fx, _DECK[code])
             if m.extra == "settle":
                 for x in m.plots:
                     self._add_pop(p, x, 1)
@@ -1457,7 +1482,8 @@ class GameState:
         """C32, C62: a technology enters ``p``'s empire; refill; C60 one-time effects."""
         self.tech_market.remove(code)
         self.techs[p] = tuple(sorted((*self.techs[p], code)))
-        self.fx[p] = None
+        fx = self.fx[p]
+        self.fx[p] = None if fx is None else _fx_plus(fx, _TECHS[code])
         self.tech_market.extend(self._take_techs(1))
         self.tech_market.sort()
         self.new_techs = (*self.new_techs, code)
