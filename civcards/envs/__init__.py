@@ -12,9 +12,11 @@ shells here are generic over it:
   (importing this package registers ``gymnasium.make("civcards/Game-v0", game=NAME)``);
 * :mod:`civcards.envs.openspiel_game` — OpenSpiel games (``register(game)``).
 
-CIV keeps its names as thin aliases: :mod:`civcards.envs.carta_v0`,
-``gymnasium.make("civcards/Carta-v0")`` and the OpenSpiel game
-``python_civ_carta`` (docs/research.md has the tables).
+Each built-in game has its own names as thin aliases: CIV
+:mod:`civcards.envs.carta_v0`, ``gymnasium.make("civcards/Carta-v0")`` and the
+OpenSpiel game ``python_civ_carta``; Civilization: The Card Game
+:mod:`civcards.envs.civ4_v0`, ``gymnasium.make("civcards/Civ4-v0")`` and
+``python_civ4`` (docs/research.md has the tables).
 """
 
 from __future__ import annotations
@@ -52,14 +54,14 @@ def _register() -> None:
     entry = "civcards.envs.single:SingleAgentEnv"
     if "civcards/Game-v0" not in gymnasium.registry:
         gymnasium.register(id="civcards/Game-v0", entry_point=entry)
-    from ..game_api import get_game
+    from ..game_api import all_games
 
-    game = get_game(DEFAULT_GAME)
-    get = getattr(game, "encoding", None)
-    enc = get() if get is not None else None
-    env_id = getattr(enc, "gymnasium_id", None)
-    if env_id and env_id not in gymnasium.registry:
-        gymnasium.register(id=env_id, entry_point=entry, kwargs={"game": game.name})
+    for game in all_games():
+        get = getattr(game, "encoding", None)
+        enc = get() if get is not None else None
+        env_id = getattr(enc, "gymnasium_id", None)
+        if env_id and env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry, kwargs={"game": game.name})
 
 
 _register()

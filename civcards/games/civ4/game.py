@@ -214,6 +214,14 @@ class Civ4Game:
             "scores": [list(s) for s in state.scores],
         }
 
+    # -- research (PettingZoo, Gymnasium, OpenSpiel) -----------------------------------
+
+    def encoding(self) -> Any | None:
+        """civ4's action tokens and observation tensor (``encoding.py``; numpy only)."""
+        from .encoding import ENCODING
+
+        return ENCODING
+
     # -- optional capabilities ---------------------------------------------------------
 
     def determinizer(
