@@ -95,6 +95,8 @@ def describe_kind(game: Game, lang: str) -> dict[str, Any]:
     return {
         "name": game.name,
         "title": game.title,
+        # a line shown with the title (e.g. civ4: the card set is reconstructed)
+        "note": _label(lang, texts.get("note"), str(getattr(game, "note", "") or "")),
         "min_players": game.min_players,
         "max_players": game.max_players,
         "options": options,

@@ -200,6 +200,27 @@ class Civ4Game:
 
         return Civ4Screen()
 
+    # -- server (the web table) ---------------------------------------------------------
+
+    #: the front-end module (server/static/games/civ4.js) and the lobby's words (web.py)
+    web_module: str | None = "games/civ4.js"
+    web_texts: Mapping[str, str] = {
+        "note": "ccg.reconstructed",
+        "finish_round": "ccg.web.opt.finish_round",
+        "happiness_not_wonders": "ccg.web.opt.happiness_not_wonders",
+        "same_type_trade": "ccg.web.opt.same_type_trade",
+        "hand_limit": "ccg.web.opt.hand_limit",
+        "one_shot_steals": "ccg.web.opt.one_shot_steals",
+        "all_techs": "ccg.web.opt.all_techs",
+    }
+
+    def web_view(
+        self, state: civ4.GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+    ) -> dict[str, Any]:
+        from .web import web_view
+
+        return web_view(state, seat, names, lang)
+
     # -- bots and sims -----------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:

@@ -28,7 +28,22 @@ function kind() {
   return kinds.find((k) => k.name === gameSel.value) || kinds[0];
 }
 
+function renderNote() {
+  // a game's own line beside its title (civ4: a reconstructed card set)
+  let el = document.getElementById("game-note");
+  if (!el) {
+    el = document.createElement("p");
+    el.id = "game-note";
+    el.className = "game-note";
+    el.dataset.testid = "game-note";
+    gameSel.closest(".row").after(el);
+  }
+  el.textContent = kind().note ? `⚠ ${kind().note}` : "";
+  el.hidden = !kind().note;
+}
+
 function renderPlayers() {
+  renderNote();
   const k = kind();
   const want = Number(playersSel.value) || Math.min(Math.max(2, k.min_players), k.max_players);
   playersSel.innerHTML = "";
@@ -182,7 +197,8 @@ function seatNames(g) {
 
 function gameTitle(g) {
   const k = kinds.find((x) => x.name === g.game);
-  return `<strong class="game-kind" data-game="${esc(g.game)}">${esc(k ? k.title : g.title || g.game)}</strong>`;
+  const note = k && k.note ? ` <small class="game-note" title="${esc(k.note)}">⚠</small>` : "";
+  return `<strong class="game-kind" data-game="${esc(g.game)}">${esc(k ? k.title : g.title || g.game)}</strong>${note}`;
 }
 
 async function renderMine() {

@@ -1,0 +1,383 @@
+"""Civilization: The Card Game at the web table: what its front-end module
+(``server/static/games/civ4.js``) shows beyond a seat's observation, in the reader's language.
+
+Everything shown comes from ``observe(state, seat)`` (C72): the empires, supplies,
+markets, pile sizes, the era on top of the tech pile, the discard pile, hand sizes,
+statuses, the combat and the seat's own hand; a card Writing took only in the
+thief's and the victim's view (``known_steals``). No pile order, no removed
+technology and no other hand ever enters a view. Two things look further, and
+give only public facts or the viewer's own:
+
+* who made each move of the log (whose turn it was is public) is found by
+  replaying the moves on a private copy, kept per game;
+* the viewer's own decision (only when the viewer is to move): the numbers the
+  table needs to compose a move by pointing (a plot's payment, the blocks its
+  hand allows against the public attackers, the damage it must take) and the
+  engine's proposed move (:func:`civcards.civ4.default_move`, which reads the
+  mover's own hand and public facts only).
+
+The card set is RECONSTRUCTED: the view carries the label. Nothing here imports
+Rich or the terminal.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from contextlib import suppress
+from functools import lru_cache
+from typing import Any
+
+from ... import civ4
+from ...civ4 import CARDS, GameState, Observation, observe
+from ...civ4.cards import RULES, DeckCard, TechCard
+from ...i18n import normalize_lang, t
+from .text import card_help, card_name, describe_move, reconstructed, step_name, winners_text
+
+ERAS = {1: "I", 2: "II", 3: "III"}
+_CULTURE_MIN: int = RULES["culture_minimum"]
+_HAPPY_MIN: int = RULES["happiness_minimum"]
+_POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
+_MAX_SLOTS: int = RULES["max_slots"]
+_POP_BASE: int = RULES["population_cost_base"]
+_POP_STEP: int = RULES["population_cost_step"]
+_PLOT_BASE: int = RULES["plot_cost_base"]
+_PLOT_STEP: int = RULES["plot_cost_step"]
+_PLOT_PIVOT: int = RULES["plot_cost_pivot"]
+_MIN_COST: int = RULES["min_cost"]
+_HAPPY_DISCOUNT: int = RULES["happiness_discount"]
+
+
+# -- words, memoised (every frame repeats the whole log) -------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _words(lang: str, text: str, names: tuple[str, ...]) -> str:
+    return describe_move(text, list(names), lang, past=True)
+
+
+@lru_cache(maxsize=4096)
+def _card(code: str, lang: str) -> dict[str, Any]:
+    """What the table shows of a card: name, kind, what it does, its printed numbers."""
+    out: dict[str, Any] = {
+        "code": code,
+        "name": card_name(code, lang),
+        "help": card_help(code, lang),
+    }
+    if code in CARDS.plots:
+        out["kind"] = "plot"
+        out["yields"] = list(CARDS.plots[code].yields)
+        return out
+    card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
+    out["kind"] = card.kind
+    out["kind_name"] = t(lang, f"ccg.kind.{card.kind}")
+    if isinstance(card, TechCard):
+        out["era"] = ERAS[card.era]
+    else:
+        out["res"] = list(card.resource)
+    if card.kind != "unit":
+        out["cost"] = card.cost
+        out["culture"] = card.culture
+        out["happiness"] = card.happiness
+    return out
+
+
+# -- who made each move (public), from a private replay kept per game ------------------------
+
+
+class _Replica:
+    __slots__ = ("movers", "plots", "state")
+
+    def __init__(self, plots: tuple[str, ...], state: GameState) -> None:
+        self.plots = plots
+        self.state = state
+        self.movers: list[int] = []
+
+
+_REPLICAS: OrderedDict[int, _Replica] = OrderedDict()
+_MAX_REPLICAS = 2048
+
+
+def _fresh(g: GameState) -> _Replica:
+    rec = g.record()
+    rec["moves"] = []
+    rec["chance"] = list(g.chance_out)
+    rec.pop("result", None)
+    return _Replica(g.init_plots, civ4.state_from_record(rec))
+
+
+def movers(g: GameState) -> list[int]:
+    """Who made each move of ``g`` so far (-1 where nobody was to move)."""
+    key = id(g.init_plots)
+    rep = _REPLICAS.get(key)
+    done = len(rep.state.moves) if rep is not None else 0
+    if rep is None or rep.plots is not g.init_plots or g.moves[:done] != rep.state.moves:
+        rep = _fresh(g)
+        _REPLICAS[key] = rep
+    _REPLICAS.move_to_end(key)
+    while len(_REPLICAS) > _MAX_REPLICAS:
+        _REPLICAS.popitem(last=False)
+    for text in g.moves[len(rep.state.moves) :]:
+        mover = rep.state.to_move
+        try:
+            rep.state.apply(text)
+        except (civ4.IllegalMoveError, civ4.NotationError):  # pragma: no cover - defensive
+            _REPLICAS.pop(key, None)
+            return [-1] * len(g.moves)
+        rep.movers.append(-1 if mover is None else mover)
+    return rep.movers[: len(g.moves)]
+
+
+# -- a seat's prices and room, from public facts (C18, C26, C50) ------------------------------
+
+
+class _Costs:
+    def __init__(self, obs: Observation, seat: int) -> None:
+        pv = obs.seats[seat]
+        self.pv = pv
+        self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
+        self.slots = 1
+        cards: list[TechCard | DeckCard] = [CARDS.techs[c] for c in pv.techs]
+        cards += [CARDS.deck[c] for _, _, on in pv.plots for c in on]
+        for card in cards:
+            for e in card.effects:
+                if e.kind == "discount":
+                    self.disc[e.target] += e.amount
+                elif e.kind == "building_slots":
+                    self.slots = max(self.slots, e.slots)
+        self.happy = obs.status[1] == seat
+        self.happy_not_wonders = bool(dict(obs.options).get("happiness_not_wonders", False))
+
+    def plot(self) -> int:
+        n = len(self.pv.plots)
+        c = _PLOT_BASE + _PLOT_STEP * (n - _PLOT_PIVOT) - self.disc["plot"]
+        return max(_MIN_COST, c)
+
+    def pop(self, i: int) -> int:
+        c = _POP_BASE + _POP_STEP * self.pv.plots[i][1] - self.disc["population"]
+        return max(_MIN_COST, c)
+
+    def card(self, code: str) -> int:
+        card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
+        c = card.cost - self.disc[card.kind]
+        if self.happy and not (card.kind == "wonder" and self.happy_not_wonders):
+            c -= _HAPPY_DISCOUNT
+        return max(_MIN_COST, c)
+
+    def free_slots(self, i: int) -> int:
+        _, pop, on = self.pv.plots[i]
+        room = min(max(self.slots, 2 if pop >= _POP_TWO_SLOTS else 1), _MAX_SLOTS)
+        return max(0, room - len(on))
+
+
+# -- the view -----------------------------------------------------------------------------------
+
+
+def _counts(codes: Sequence[str]) -> list[tuple[str, int]]:
+    out: dict[str, int] = {}
+    for c in codes:
+        out[c] = out.get(c, 0) + 1
+    return sorted(out.items())
+
+
+def _status(obs: Observation, names: Sequence[str], lang: str) -> dict[str, Any]:
+    """Who holds Highest Culture and Highest Happiness, and why (C49, C50, RU19)."""
+    out: dict[str, Any] = {}
+    for key, idx, minimum in (("culture", 0, _CULTURE_MIN), ("happiness", 1, _HAPPY_MIN)):
+        vals = [pv.culture if key == "culture" else pv.happiness for pv in obs.seats]
+        holder = obs.status[idx]
+        best = max(vals)
+        if holder is not None:
+            second = max((v for s, v in enumerate(vals) if s != holder), default=0)
+            why = t(
+                lang,
+                f"ccg.web.{key}_held",
+                name=names[holder],
+                n=vals[holder],
+                m=second,
+                min=minimum,
+            )
+        elif best < minimum:
+            why = t(lang, f"ccg.web.{key}_low", n=best, min=minimum)
+        else:
+            tied = ", ".join(names[s] for s, v in enumerate(vals) if v == best)
+            why = t(lang, f"ccg.web.{key}_tied", names=tied, n=best)
+        out[key] = {"holder": holder, "why": why, "effect": t(lang, f"ccg.web.{key}_effect")}
+    return out
+
+
+def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
+    pv = obs.seats[s]
+    costs = _Costs(obs, s)
+    plots = []
+    for i, (code, pop, on) in enumerate(pv.plots):
+        plots.append(
+            {
+                "n": i + 1,
+                **_card(code, lang),
+                "pop": pop,
+                "cards": [_card(c, lang) for c in on],
+                "free": costs.free_slots(i),
+                "pop_cost": costs.pop(i),
+            }
+        )
+    vp, techs, pop, wonders = pv.score
+    return {
+        "seat": s,
+        "plots": plots,
+        "techs": [_card(c, lang) for c in pv.techs],
+        "supply": list(pv.supply),
+        "hand": len(pv.hand) if isinstance(pv.hand, tuple) else pv.hand,
+        "culture": pv.culture,
+        "happiness": pv.happiness,
+        "vp": vp,
+        "tiebreak": {"techs": techs, "pop": pop, "wonders": wonders},
+    }
+
+
+def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> dict[str, Any]:
+    """What the table needs to compose the viewer's move by pointing (viewer to move only)."""
+    step = g.step
+    out: dict[str, Any] = {"step": step}
+    if step != "purchase":
+        with suppress(ValueError):
+            out["default"] = civ4.default_move(g)
+    if step == "collect":
+        out["plots"] = [{"n": n, "letters": letters} for n, letters in g.collect_options(seat)]
+    elif step in ("start_discard", "discard"):
+        out["k"] = g.discard_n
+    elif step == "purchase":
+        out["plot_cost"] = g.plot_cost(seat)
+        pays = {}
+        for code in g.plot_market:
+            if f"plot {code} ?" in options:
+                with suppress(ValueError):
+                    pays[code] = civ4.default_move(g, f"plot {code} ?").split()[-1]
+        out["plot_pay"] = pays
+        if "attack ?" in options:
+            out["attack"] = {
+                "units": [list(u) for u in g.attack_units(seat)],
+                "adjacent": g.adjacent(seat),
+            }
+    elif step in ("defend", "damage") and g.combat is not None:
+        c = g.combat
+        d = c.defenders[c.idx]
+        attackers = c.assigned(d)
+        if step == "defend":
+            hand = g.hand(d)
+            out["attackers"] = attackers
+            out["hand"] = [
+                list(x) for x in _counts([u for u in hand if CARDS.deck[u].kind == "unit"])
+            ]
+            out["blockers"] = {
+                a: sorted({b for b in hand if g.blockable(d, b, a)}) for a in sorted(set(attackers))
+            }
+        else:
+            steal, destroy = g.damage_amounts(d)
+            plots = g.plots[d]
+            out["steal"] = min(steal, sum(p[1] for p in plots))
+            buildings = [
+                [i + 1, code]
+                for i, (_, _, on) in enumerate(plots)
+                for code in on
+                if CARDS.deck[code].kind == "building"
+            ]
+            out["destroy"] = min(destroy, len(buildings))
+            out["buildings"] = buildings
+    elif step == "place" and g.combat is not None:
+        out["k"] = g.combat.stolen
+    return out
+
+
+def web_view(
+    state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+) -> dict[str, Any]:
+    """The civ4 table's board for ``seat`` (None: a spectator), in ``lang``."""
+    lang = normalize_lang(lang)
+    names = list(names) + [str(i + 1) for i in range(len(names), state.n)]
+    key = tuple(names)
+    obs = observe(state, seat)
+    who = movers(state)
+    out: dict[str, Any] = {
+        "log": [
+            {"seat": s, "text": text, "words": _words(lang, text, key)}
+            for s, text in zip(who, obs.history, strict=False)
+        ],
+        "reconstructed": reconstructed(lang),
+        "round": obs.round,
+        "step": obs.step,
+        "step_name": step_name(obs.step, lang),
+        "active": obs.active,
+        "to_move": obs.to_move,
+        "seats": [_empire(obs, s, lang) for s in range(obs.players)],
+        "status": _status(obs, names, lang),
+        "piles": {
+            "plots": obs.plot_pile,
+            "techs": obs.tech_pile,
+            "era": ERAS.get(obs.tech_top_era or 0),
+            "deck": obs.deck,
+            "discard": len(obs.discard),
+            "population": obs.population_supply,
+        },
+        "discard": [{**_card(c, lang), "count": k} for c, k in _counts(obs.discard)],
+        "draft": None if obs.draft is None else [_card(c, lang) for c in obs.draft[1]],
+        "used": [card_name(c, lang) for c in obs.used],
+        "options": [{"name": k, "value": v} for k, v in obs.options if v],
+        "steals": [
+            {"thief": th, "victim": v, "card": card_name(c, lang)}
+            for _, th, v, c in obs.known_steals
+        ],
+    }
+    viewer = _Costs(obs, seat) if seat is not None else None
+    out["plot_market"] = [
+        {**_card(c, lang), "cost": viewer.plot() if viewer else None} for c in obs.plot_market
+    ]
+    out["tech_market"] = [
+        {**_card(c, lang), "now": viewer.card(c) if viewer else None} for c in obs.tech_market
+    ]
+    if seat is not None and viewer is not None:
+        hand = obs.hand or ()
+        out["hand"] = [
+            {
+                **_card(c, lang),
+                "count": k,
+                "now": viewer.card(c) if CARDS.deck[c].kind != "unit" else None,
+            }
+            for c, k in _counts(hand)
+        ]
+    c = obs.combat
+    out["combat"] = (
+        None
+        if c is None
+        else {
+            "attacker": c.attacker,
+            "defenders": list(c.defenders),
+            "units": [
+                {
+                    "code": u,
+                    "name": card_name(u, lang),
+                    "defender": d,
+                    "state": st,
+                    "state_name": t(lang, f"ccg.unit_state.{st}"),
+                }
+                for u, d, st in c.units
+            ],
+            "blocks": [
+                {"defender": d, "blocker": card_name(b, lang), "attacker": card_name(a, lang)}
+                for d, b, a in c.blocks
+            ],
+            "stolen": c.stolen,
+        }
+    )
+    if seat is not None and obs.to_move == seat and not obs.finished:
+        opts = {ch.text for ch in civ4.choices(state)}
+        out["decide"] = _decision(state, obs, seat, opts)
+    if state.finished:
+        out["result"] = {
+            "why": winners_text(state, names, lang),
+            "tiebreak": t(lang, "ccg.result.tiebreak"),
+        }
+    return out
+
+
+__all__ = ["movers", "web_view"]
