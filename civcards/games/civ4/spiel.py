@@ -220,7 +220,9 @@ class Civ4Core:
             while len(new.prefix) < len(t.prefix):
                 new.apply_unchecked(t.prefix[len(new.prefix)])
         self.table = new
-        seen = [line for line in self.info[player_id] if ": " in line and not line.startswith("steal")]
+        seen = [
+            line for line in self.info[player_id] if ": " in line and not line.startswith("steal")
+        ]
         for q in range(self.n):
             if q != player_id:
                 self.info[q] = [f"seat {q} of {self.n}", *seen]
@@ -236,7 +238,8 @@ class Civ4Core:
 
         t = self.table
         assert t is not None
-        pick = bot_choice(bot, GAME, t.g)
+        game: Any = GAME
+        pick = bot_choice(bot, game, t.g)
         return t.actions_for(pick.text)
 
 
