@@ -356,6 +356,13 @@ class Game(Protocol):
         "label"}``, optional ``"values"`` to plot instead, ``"horizontal": true``)."""
         ...
 
+    def report_overview(self, rows: Sequence[Mapping[str, Any]], folder: Any) -> dict[str, Any]:
+        """Optional: the game's view of every row of ``civcards report`` at once (questions
+        that compare configurations or bots): ``{"markdown": …, "summary": …}``; the
+        Markdown goes before the findings, the JSON-ready summary into ``summary.json``
+        (``"overview"``); it may write PNG plots into ``folder`` (a :class:`pathlib.Path`)."""
+        ...
+
     def random_playout(self, state: Any, rng: Any) -> int:
         """Play ``state`` to its end, each move uniform over the legal moves drawn with
         ``rng`` (a :class:`random.Random`), as fast as the engine can; the moves played

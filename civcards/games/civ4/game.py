@@ -229,11 +229,24 @@ class Civ4Game:
         return BOTS
 
     def sim_row(self, state: civ4.GameState) -> dict[str, Any]:
-        return {
-            "reason": state.reason,
-            "rounds": state.round,
-            "scores": [list(s) for s in state.scores],
-        }
+        from .sim import sim_row
+
+        return sim_row(state)
+
+    def sim_columns(self) -> Mapping[str, str]:
+        from .sim import COLUMNS
+
+        return COLUMNS
+
+    def report_sections(self, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        from .report import report_sections
+
+        return report_sections(rows)
+
+    def report_overview(self, rows: Sequence[Mapping[str, Any]], folder: Any) -> dict[str, Any]:
+        from .report import report_overview
+
+        return report_overview(rows, folder)
 
     # -- research (PettingZoo, Gymnasium, OpenSpiel) -----------------------------------
 
