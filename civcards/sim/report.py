@@ -469,7 +469,5 @@ def write_report(
         public["overview"] = overview["summary"]
     (out / "summary.json").write_text(json.dumps(public, indent=1) + "\n", encoding="utf-8")
     sources = [str(p) for p in paths]
-    readme.write_text(
-        markdown(summary, sources, notes, overview.get("markdown")), encoding="utf-8"
-    )
+    readme.write_text(markdown(summary, sources, notes, overview.get("markdown")), encoding="utf-8")
     return public
