@@ -1,6 +1,7 @@
 """Steps per second of the research interfaces next to the raw engine (BENCHMARKS.md).
 
     .venv/bin/python scripts/bench_envs.py --seconds 5 --players 2
+    .venv/bin/python scripts/bench_envs.py --seconds 5 --players 2,4 --game civ4
 
 Each row plays random games for about ``--seconds`` on one core and counts
 decisions ("steps"): for the engine a move (``random_playout``: uniform over
@@ -142,10 +143,111 @@ def bench_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, i
     return _loop(seconds, one)
 
 
+def bench_civ4_engine(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.civ4.bench import play
+
+    return _loop(seconds, lambda i: play(i, players)[1])
+
+
+def bench_civ4_table(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.civ4 import new_game
+    from civcards.games.civ4.encoding import Table
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        t = Table(new_game(players, seed=i))
+        n = 0
+        while not t.finished:
+            legal = t.legal_actions()
+            t.apply_unchecked(legal[int(rng.random() * len(legal))])
+            n += 1
+        return n
+
+    return _loop(seconds, game)
+
+
+def bench_civ4_pettingzoo(players: int, seconds: float, wrapped: bool) -> tuple[int, int, float]:
+    from civcards.envs import civ4_v0
+
+    env = civ4_v0.env(players=players) if wrapped else civ4_v0.raw_env(players=players)
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        env.reset(seed=i)
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            n += 1
+        return n
+
+    return _loop(seconds, game)
+
+
+def bench_civ4_gym(players: int, seconds: float) -> tuple[int, int, float]:
+    from civcards.envs import single_agent
+
+    env = single_agent(opponents=["random"] * (players - 1), game="civ4")
+
+    def game(i: int) -> int:
+        rng = random.Random(i)
+        obs, _ = env.reset(seed=i)
+        n = 0
+        while True:
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, _r, term, trunc, _ = env.step(int(legal[int(rng.random() * len(legal))]))
+            n += 1
+            if term or trunc:
+                return n
+
+    return _loop(seconds, game)
+
+
+def bench_civ4_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
+    import pyspiel
+
+    import civcards.envs.openspiel_game  # noqa: F401 - registers the game
+
+    game = pyspiel.load_game("python_civ4", {"players": players})
+
+    def one(i: int) -> int:
+        rng = random.Random(i)
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.randrange(256))  # a seed byte, uniform
+                continue
+            if tensors:
+                state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            n += 1
+        return n
+
+    return _loop(seconds, one)
+
+
+CIV4_ROWS: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
+    ("engine `civ4.bench.play` (moves)", bench_civ4_engine),
+    ("action layer `games.civ4.encoding.Table`", bench_civ4_table),
+    ("PettingZoo `civ4_v0.raw_env` (last + step)", lambda p, s: bench_civ4_pettingzoo(p, s, False)),
+    ("PettingZoo `civ4_v0.env` (wrapped)", lambda p, s: bench_civ4_pettingzoo(p, s, True)),
+    ("Gymnasium `civcards/Civ4-v0` vs random (agent steps)", bench_civ4_gym),
+    ("OpenSpiel `python_civ4` (actions)", lambda p, s: bench_civ4_openspiel(p, s, False)),
+    ("OpenSpiel `python_civ4` + observation tensor", lambda p, s: bench_civ4_openspiel(p, s, True)),
+]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--players", default="2", help="comma-separated player counts")
+    ap.add_argument("--game", default="carta", choices=["carta", "civ4"])
     args = ap.parse_args()
     rows: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
         ("engine `random_playout` (moves)", bench_engine),
@@ -159,6 +261,8 @@ def main() -> None:
             lambda p, s: bench_openspiel(p, s, True),
         ),
     ]
+    if args.game == "civ4":
+        rows = CIV4_ROWS
     import sys
 
     print(f"- machine: {platform.platform()}, {platform.processor() or platform.machine()}")

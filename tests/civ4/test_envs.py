@@ -28,6 +28,7 @@ from civcards.games.civ4.encoding import (
     OBS_SIZE,
     STOP,
     Table,
+    encode,
     encode_observation,
 )
 
@@ -163,6 +164,23 @@ def test_observation_shows_own_hand_and_spelled_tokens_only() -> None:
             assert t.encode(other)[spelled].sum() == 0
             assert t.encode(None)[spelled].sum() == 0
             checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_fast_encode_equals_the_reference_from_observe(players: int) -> None:
+    """``encode`` reads the state directly; ``encode_observation`` only ``observe(state, seat)``."""
+    rng = random.Random(players)
+    t = Table(new_game(players, seed=30 + players, options={"hand_limit": 9}))
+    checked = 0
+    while not t.finished:
+        if rng.random() < 0.1:
+            for seat in [*range(players), None]:
+                assert np.array_equal(encode(t, seat), encode_observation(t, seat))
+            checked += 1
+        t.apply(rng.choice(t.legal_actions()))
+    for seat in [*range(players), None]:
+        assert np.array_equal(encode(t, seat), encode_observation(t, seat))
     assert checked > 20
 
 

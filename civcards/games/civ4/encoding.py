@@ -462,7 +462,8 @@ class Table:
     # -- views ------------------------------------------------------------------------
 
     def encode(self, seat: int | None) -> npt.NDArray[np.float32]:
-        return encode_observation(self, seat)
+        """The observation vector of ``seat`` (:func:`encode`)."""
+        return encode(self, seat)
 
     def describe(self, seat: int | None) -> str:
         return describe(self, seat)
@@ -681,6 +682,105 @@ def encode_observation(
         v[at["finished"]] = 1
         for w in o.winners:
             v[at["winners"] + rel(w)] = 1
+    np.minimum(v, OBS_HIGH, out=v)
+    return v
+
+
+def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
+    """:func:`encode_observation`, read from the state directly (no :class:`Observation` is
+    built): exactly the fields ``observe(state, seat)`` copies (the tests check both agree)."""
+    g = table.g
+    n = g.n
+    me = 0 if seat is None else seat
+    v = np.zeros(OBS_SIZE, dtype=np.float32)
+    at = OBS_OFFSETS
+    v[at["players"] + n - 2] = 1
+    opts = g.options
+    o0 = at["options"]
+    for i, name in enumerate(_BOOL_OPTIONS):
+        v[o0 + i] = bool(getattr(opts, name))
+    limit = opts.hand_limit
+    if limit is not None:
+        v[o0 + len(_BOOL_OPTIONS)] = 1
+        v[o0 + len(_BOOL_OPTIONS) + 1] = float(limit)
+    step = g.step
+    v[at["step"] + _SI[step]] = 1
+    if g.to_move is not None:
+        v[at["to_move"] + (g.to_move - me) % n] = 1
+    if g.active is not None:
+        v[at["active"] + (g.active - me) % n] = 1
+    v[at["round"]] = g.round
+    if step == "draft":
+        v[at["draft"]] = g.draft_round
+        for c in g.draft_revealed:
+            v[at["draft"] + 1 + _PI[c]] += 1
+    v[at["plot_pile"]] = g.plot_pile_size
+    for c in g.plot_market:
+        v[at["plot_market"] + _PI[c]] += 1
+    v[at["tech_pile"]] = g.tech_pile_size
+    era = g.tech_top_era
+    v[at["tech_top_era"] + (3 if era is None else era - 1)] = 1
+    for c in g.tech_market:
+        v[at["tech_market"] + _TI[c]] += 1
+    v[at["deck"]] = g.deck_size
+    v[at["discard"] : at["discard"] + len(DECK_CODES)] = g.discard
+    v[at["population_supply"]] = g.pop_supply
+    for k, holder in enumerate((g.highest_culture(), g.highest_happiness())):
+        v[at["status"] + 5 * k + (4 if holder is None else (holder - me) % n)] = 1
+    over = g.finished
+    if not over:
+        for c in g.used:
+            if c in _STEAL_CODES:
+                v[at["used"] + _STEAL_CODES.index(c)] += 1
+    cb = g.combat
+    if cb is not None:
+        v[at["combat"]] = 1
+        v[at["combat"] + 1 + (cb.attacker - me) % n] = 1
+        for d in cb.defenders:
+            v[at["combat"] + 5 + (d - me) % n] = 1
+        nu, ns = len(_ATTACKERS), len(UNIT_STATES)
+        for code, d, st in cb.units:
+            if code in _AI:
+                r = (d - me) % n
+                v[at["combat_units"] + (r * nu + _AI[code]) * ns + UNIT_STATES.index(st)] += 1
+        nc = len(UNIT_CODES)
+        for d, blocker, a in cb.blocks:
+            v[at["combat_blocks"] + (((d - me) % n) * nc + _UI[blocker]) * nc + _UI[a]] += 1
+        v[at["combat_stolen"]] = cb.stolen
+    nt = len(TECH_CODES)
+    for s in range(n):
+        b = at["seats"] + ((s - me) % n) * _SEAT_BLOCK
+        v[b] = 1
+        v[b + 1 : b + 4] = g.supply[s]
+        v[b + 4] = sum(g.hands[s])
+        for c in g.techs[s]:
+            v[b + 5 + _TI[c]] = 1
+        b2 = b + 5 + nt
+        v[b2] = g.culture(s)
+        v[b2 + 1] = g.happiness(s)
+        v[b2 + 2 : b2 + 6] = g.score(s)
+        plots = g.plots[s]
+        v[b2 + 6] = len(plots)
+        b3 = b2 + 7
+        for j, (code, pop, on) in enumerate(plots[:MAX_PLOTS]):
+            ps = b3 + j * _PLOT_SLOT
+            v[ps + _PI[code]] = 1
+            v[ps + len(PLOT_CODES)] = pop
+            for c in on:
+                v[ps + len(PLOT_CODES) + 1 + _BI[c]] += 1
+    if seat is not None:
+        for _i, thief, victim, card in g.steals:
+            if victim == seat and thief != seat:
+                b = at["seats"] + ((thief - me) % n) * _SEAT_BLOCK + _SEAT_BLOCK - len(DECK_CODES)
+                v[b + _DI[card]] += 1
+        v[at["hand"] : at["hand"] + len(DECK_CODES)] = g.hands[seat]
+        if g.to_move == seat:
+            for tok in table.prefix:
+                v[at["spelled"] + tok] += 1
+    if over:
+        v[at["finished"]] = 1
+        for w in g.winners:
+            v[at["winners"] + (w - me) % n] = 1
     np.minimum(v, OBS_HIGH, out=v)
     return v
 

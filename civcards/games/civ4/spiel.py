@@ -38,7 +38,7 @@ from ...civ4 import DECK_CODES, GameState, observe
 from ...civ4.determinize import DeterminizeError, Determinizer
 from ...civ4.options import OPTIONS
 from ...game_api import OptionsError
-from .encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, Table, describe, encode_observation, rewards
+from .encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, Table, describe, encode, rewards
 
 CHANCE: Final = -1
 TERMINAL: Final = -4
@@ -188,7 +188,7 @@ class Civ4Core:
         t = self.table
         if t is None:
             return np.zeros(OBS_SIZE, dtype=np.float32)
-        return encode_observation(t, player)
+        return encode(t, player)
 
     def view_string(self, player: int | None) -> str:
         t = self.table
