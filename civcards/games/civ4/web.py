@@ -266,7 +266,7 @@ def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> d
         if step == "defend":
             hand = g.hand(d)
             out["attackers"] = attackers
-            out["hand"] = [
+            out["units"] = [
                 list(x) for x in _counts([u for u in hand if CARDS.deck[u].kind == "unit"])
             ]
             out["blockers"] = {

@@ -573,7 +573,7 @@ function goAttack() {
 // defence: for each attacking unit, only the blockers the hand allows against it
 function defendPanel(d) {
   const attackers = d.attackers || [];
-  const hand = Object.fromEntries(d.hand || []);
+  const hand = Object.fromEntries(d.units || []);
   if (!ui.defend) {
     ui.defend = attackers.map(() => "");
     const pairs = String(d.default || "").split(" ").slice(1).map((w) => w.split(">"));
