@@ -390,7 +390,19 @@ class LoadTest:
             return None
         data = json.loads(answer)
         self.stats.games_started += 1
-        humans = [(s["seat"], s["token"]) for s in data["seats"] if s["token"]]
+        humans = []
+        for s in data["seats"]:
+            if s["token"]:  # an invitation: claimed for the seat's own token
+                path = f"/api/games/{data['id']}/claim"
+                try:
+                    status, answer = await http.request("POST", path, None, {HEADER: s["token"]})
+                except HttpError as e:
+                    self.stats.error("http", f"POST {path}: {e}")
+                    return None
+                if status != 200:
+                    self.stats.error(f"http_{status}", f"POST {path}: {answer[:200]!r}")
+                    return None
+                humans.append((s["seat"], str(json.loads(answer)["token"])))
         return GameRun(data["id"]), humans
 
     async def slot(self, first_ready: asyncio.Event) -> None:

@@ -100,7 +100,11 @@ class SeatLink(BaseModel):
     kind: str
     bot: str | None
     name: str
-    token: str | None = Field(description="The seat's secret (human seats; shown only once).")
+    token: str | None = Field(
+        description="The seat's invitation (human seats; shown only once). It is not the "
+        "seat's credential: whoever uses it first (POST /api/games/{id}/join or /claim) "
+        "takes the seat and gets the seat's own token; the invitation is dead then."
+    )
     invite: str | None = Field(description="The invitation link (path + #token fragment).")
 
 
@@ -360,9 +364,47 @@ def create_app(
         game_id: GAME_ID, x_seat_token: TOKEN = None, body: JoinBody | None = None
     ) -> dict[str, Any]:
         live = server.get(game_id)
+        name = body.name if body else None
+        token: str | None = None
+        try:
+            seat = server.seat_of(live, x_seat_token)
+        except ApiError as e:
+            if e.code != "unclaimed":
+                raise
+            # an invitation: claim the seat and take it (its own token is answered, once)
+            seat, token = await server.claim(live, x_seat_token, join=True, name=name)
+        else:
+            await server.join(live, seat, name)
+        return {"seat": seat, "token": token, "game": live.public()}
+
+    @app.post(
+        "/api/games/{game_id}/claim",
+        tags=["seats"],
+        summary="Claim the seat of an invitation: answers the seat's own token (sent the "
+        "seat's own token, answers it again)",
+        responses=ERRORS,
+    )
+    async def claim(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        try:  # the seat's own token (a link to the seat, e.g. after a revoke): the same
+            return {"seat": server.seat_of(live, x_seat_token), "token": x_seat_token}
+        except ApiError as e:
+            if e.code != "unclaimed":
+                raise
+        seat, token = await server.claim(live, x_seat_token)
+        return {"seat": seat, "token": token}
+
+    @app.post(
+        "/api/games/{game_id}/revoke",
+        tags=["seats"],
+        summary="Replace your seat's token: the old one (and its links) stops working",
+        responses=ERRORS,
+    )
+    async def revoke(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
         seat = server.seat_of(live, x_seat_token)
-        await server.join(live, seat, body.name if body else None)
-        return {"seat": seat, "game": live.public()}
+        token = await server.revoke(live, seat)
+        return {"seat": seat, "token": token}
 
     @app.get(
         "/api/games/{game_id}/state",
@@ -519,7 +561,16 @@ def create_app(
         async def send(frame: dict[str, Any]) -> None:
             await websocket.send_json(frame)
 
-        sub = Subscriber(seat, lang[:10], send)
+        async def close(code: int) -> None:
+            await websocket.close(code=code)
+
+        sub = Subscriber(
+            seat,
+            lang[:10],
+            send,
+            token_hash=hash_token(token) if seat is not None and token is not None else None,
+            close=close,
+        )
         live.subscribers.add(sub)
         try:
             await send({"type": "state", **server.view(live, seat, sub.lang)})

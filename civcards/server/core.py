@@ -113,6 +113,8 @@ class SeatInfo:
     name: str
     token_hash: str | None
     joined: bool
+    #: an unused invitation (its hash): claiming the seat replaces it by the seat's token
+    invite_hash: str | None = None
 
     def public(self, seat: int) -> dict[str, Any]:
         return {
@@ -121,6 +123,7 @@ class SeatInfo:
             "bot": self.bot,
             "name": self.name,
             "joined": self.joined,
+            "claimed": self.kind == "bot" or self.token_hash is not None,
         }
 
 
@@ -137,6 +140,9 @@ class Subscriber:
     seat: int | None
     lang: str
     send: Callable[[dict[str, Any]], Awaitable[None]]
+    #: the hash of the token the seat connected with: once revoked, the socket is closed
+    token_hash: str | None = None
+    close: Callable[[int], Awaitable[None]] | None = None
 
 
 @dataclass(eq=False)
@@ -203,6 +209,11 @@ def clean_name(name: str | None) -> str:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
         raise ApiError(422, "bad_name", "a name may not hold control or unassigned characters")
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names must not share within a game: the name, normalised, in any case."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
 
 
 def _seed_int(*parts: object) -> int:
@@ -315,7 +326,10 @@ class TableServer:
                 game=game,
                 state=state,
                 options=options,
-                seats=[SeatInfo(r.kind, r.bot, r.name, r.token_hash, r.joined) for r in seats],
+                seats=[
+                    SeatInfo(r.kind, r.bot, r.name, r.token_hash, r.joined, r.invite_hash)
+                    for r in seats
+                ],
                 moves=texts,
                 pending=pending,
                 created_at=row.created_at
@@ -335,7 +349,7 @@ class TableServer:
         return (
             len(live.moves),
             None if p is None else (p.seat, p.idx, p.option),
-            tuple((s.name, s.joined, s.token_hash) for s in live.seats),
+            tuple((s.name, s.joined, s.token_hash, s.invite_hash) for s in live.seats),
             live.rematch_id,
         )
 
@@ -378,7 +392,7 @@ class TableServer:
         for r in seats:
             if r.seat < len(live.seats):
                 info = live.seats[r.seat]
-                info.name, info.joined = r.name, r.joined
+                info.name, info.joined, info.invite_hash = r.name, r.joined, r.invite_hash
                 self._set_token(live, r.seat, r.token_hash)
         live.rematch_id = rematch_id
         return self._mark(live) != before
@@ -463,6 +477,7 @@ class TableServer:
             )
         infos: list[SeatInfo] = []
         bots = bot_names(game)
+        named: dict[str, int] = {}
         for i, spec in enumerate(seats):
             kind_s = spec.get("kind")
             if kind_s == "bot":
@@ -493,17 +508,26 @@ class TableServer:
                 infos.append(SeatInfo("human", None, clean_name(spec.get("name")), None, False))
             else:
                 raise ApiError(422, "bad_seats", f"seat {i}: a seat is 'human' or 'bot'")
+            key = name_key(infos[-1].name)
+            if key and key in named:
+                raise ApiError(
+                    422,
+                    "name_taken",
+                    f"seats {named[key]} and {i} are both named {infos[-1].name!r}: "
+                    "names are unique within a game",
+                )
+            named[key] = i
         try:
             state = game.new_state(players, opts, seed)
         except OptionsError as e:  # pragma: no cover - check_options refuses first
             raise ApiError(422, "bad_setup", str(e)) from None
         tokens: dict[int, str] = {}
-        if issue_tokens:
+        if issue_tokens:  # an invitation per human seat: claiming it gives the seat's token
             for i, info in enumerate(infos):
                 if info.kind == "human":
                     tok = new_token()
                     tokens[i] = tok
-                    info.token_hash = hash_token(tok)
+                    info.invite_hash = hash_token(tok)
         gid = secrets.token_urlsafe(9)
         setup = game.setup_record(state)
         stored = {**setup, "_options": opts}
@@ -530,6 +554,7 @@ class TableServer:
                         bot=info.bot,
                         name=info.name,
                         token_hash=info.token_hash,
+                        invite_hash=info.invite_hash,
                         joined=info.joined,
                     )
                 )
@@ -552,7 +577,8 @@ class TableServer:
     # -- seats -------------------------------------------------------------
 
     def seat_of(self, live: Live, token: str | None) -> int:
-        """The seat whose credential ``token`` is; 403 otherwise."""
+        """The seat whose credential ``token`` is; 403 otherwise (an invitation is not a
+        seat's credential: it is claimed first, :meth:`claim`)."""
         if not token:
             raise ApiError(401, "no_token", "this needs your seat's token (header X-Seat-Token)")
         h = hash_token(token)
@@ -563,16 +589,128 @@ class TableServer:
             # another process may have given the seat out (a rematch) since this one loaded it
             if attempt == 0 and not (self.shared and self._sync_locked(live)):
                 break
+        if self._invitation(live, h) is not None:
+            raise ApiError(
+                403,
+                "unclaimed",
+                "this is an invitation: take the seat with it first (POST "
+                f"/api/games/{live.id}/join), which gives you the seat's own token",
+            )
         raise ApiError(403, "bad_token", "this token is not a seat of this game")
+
+    @staticmethod
+    def _invitation(live: Live, token_hash: str) -> int | None:
+        for i, s in enumerate(live.seats):
+            if s.invite_hash is not None and hmac.compare_digest(s.invite_hash, token_hash):
+                return i
+        return None
 
     def seat_or_spectator(self, live: Live, token: str | None) -> int | None:
         return None if not token else self.seat_of(live, token)
 
+    async def claim(
+        self, live: Live, invitation: str | None, *, join: bool = False, name: str | None = None
+    ) -> tuple[int, str]:
+        """Claim the seat of the invitation ``invitation``: the seat gets a fresh token of
+        its own (returned, shown once) and the invitation is dead. With ``join``, take the
+        seat at once, named ``name`` (:meth:`join`'s rules), in the same transaction."""
+        name = clean_name(name)
+        if not invitation:
+            raise ApiError(401, "no_token", "this needs the invitation's token (X-Seat-Token)")
+        h = hash_token(invitation)
+        used = ApiError(
+            403,
+            "bad_token",
+            "this invitation is not (or no longer) one of this game's: an invitation takes "
+            "its seat once; ask whoever holds the seat, or the game's creator",
+        )
+        async with live.lock:
+            seat = self._invitation(live, h)
+            if seat is None and self.shared and self._sync_locked(live):
+                seat = self._invitation(live, h)
+            if seat is None:
+                raise used
+            info = live.seats[seat]
+            new_name = self._check_name(live, seat, name) if join else info.name
+            tok = new_token()
+            new_hash = hash_token(tok)
+            with Session(self.engine) as s, s.begin():
+                res = s.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.game_id == live.id,
+                        SeatRow.seat == seat,
+                        SeatRow.invite_hash == h,
+                    )
+                    .values(
+                        token_hash=new_hash,
+                        invite_hash=None,
+                        name=new_name,
+                        joined=info.joined or join,
+                    )
+                )
+                if cast("CursorResult[Any]", res).rowcount != 1:  # another process was first
+                    self._sync_locked(live)
+                    raise used
+            info.invite_hash = None
+            info.name = new_name
+            info.joined = info.joined or join
+            self._set_token(live, seat, new_hash)
+        log.info("game %s: seat %d claimed", live.id, seat)
+        await self.changed(live)
+        return seat, tok
+
+    async def revoke(self, live: Live, seat: int) -> str:
+        """A new token for ``seat`` (returned, shown once); the old one is dead at once, and
+        the sockets opened with it are closed."""
+        async with live.lock:
+            old = live.seats[seat].token_hash
+            tok = new_token()
+            new_hash = hash_token(tok)
+            with Session(self.engine) as s, s.begin():
+                res = s.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.game_id == live.id,
+                        SeatRow.seat == seat,
+                        SeatRow.token_hash == old,
+                    )
+                    .values(token_hash=new_hash)
+                )
+                if cast("CursorResult[Any]", res).rowcount != 1:
+                    self._sync_locked(live)
+                    raise ApiError(409, "stale", STALE)
+            self._set_token(live, seat, new_hash)
+        log.info("game %s: seat %d has a new token", live.id, seat)
+        await self.changed(live)
+        return tok
+
+    @staticmethod
+    def _check_name(live: Live, seat: int, name: str) -> str:
+        """The seat's name after it asks for ``name`` (empty: keep its own): 409 for one that
+        another seat has, or any change once the game has started."""
+        info = live.seats[seat]
+        if not name or name == info.name:
+            return info.name
+        if live.moves or live.pending is not None:
+            raise ApiError(409, "name_fixed", "the game has started: names can no longer change")
+        key = name_key(name)
+        for i, other in enumerate(live.seats):
+            if i != seat and name_key(other.name) == key:
+                raise ApiError(
+                    409,
+                    "name_taken",
+                    f"{other.name!r} is already at this table: choose another name",
+                )
+        return name
+
     async def join(self, live: Live, seat: int, name: str | None) -> None:
+        """Take the seat (joined) and give its name: unique within the game, and fixed once
+        the game has started."""
         name = clean_name(name)
         async with live.lock:
             info = live.seats[seat]
-            new_name = name or info.name
+            new_name = self._check_name(live, seat, name)
             with Session(self.engine) as s, s.begin():
                 s.execute(
                     update(SeatRow)
@@ -1075,6 +1213,19 @@ class TableServer:
         async with live.send_lock:
             for sub in list(live.subscribers):
                 try:
+                    if sub.seat is not None and sub.token_hash != live.seats[sub.seat].token_hash:
+                        # its token was revoked (or the seat claimed anew): no more views
+                        live.subscribers.discard(sub)
+                        await sub.send(
+                            {
+                                "type": "error",
+                                "code": "bad_token",
+                                "detail": "this seat's token was replaced: open the seat's new link",
+                            }
+                        )
+                        if sub.close is not None:
+                            await sub.close(4403)
+                        continue
                     await sub.send({"type": "state", **self.view(live, sub.seat, sub.lang)})
                 except Exception:
                     live.subscribers.discard(sub)

@@ -49,6 +49,10 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: the secret the bots' randomness is drawn from (never shown before the game is over)
+    bot_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: listed only to those holding one of its seats
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -64,6 +68,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(64), default="")
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: an unused invitation's hash; claiming the seat replaces it by the seat's own token
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     joined: Mapped[bool] = mapped_column(Boolean, default=False)
 
 

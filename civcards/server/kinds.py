@@ -85,13 +85,9 @@ def describe_kind(game: Game, lang: str) -> dict[str, Any]:
         o["label"] = _label(lang, texts.get(spec.name), spec.help)
         o["help"] = spec.help
         if spec.choices:
-            o["labels"] = {
-                c: _label(lang, texts.get(f"{spec.name}={c}"), c) for c in spec.choices
-            }
+            o["labels"] = {c: _label(lang, texts.get(f"{spec.name}={c}"), c) for c in spec.choices}
         options.append(o)
-    bots = [
-        {"name": b, "label": _label(lang, f"web.bot_{b}", b)} for b in bot_names(game)
-    ]
+    bots = [{"name": b, "label": _label(lang, f"web.bot_{b}", b)} for b in bot_names(game)]
     return {
         "name": game.name,
         "title": game.title,

@@ -130,11 +130,30 @@ class ServerProcess:
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=20)
 
-    def create(self, **body: Any) -> dict[str, Any]:
+    def create(self, *, claim: bool = True, **body: Any) -> dict[str, Any]:
+        """Create a game; with ``claim`` (default) each human seat's invitation is claimed
+        and its ``token`` is then the seat's own token (the invitation in ``invitation``)."""
         r = httpx.post(self.base + "/api/games", json=body, timeout=20)
         assert r.status_code == 201, r.text
         out: dict[str, Any] = r.json()
-        return out
+        return claim_all(self.base, out) if claim else out
+
+
+def claim_seat(base: str, gid: str, invitation: str) -> str:
+    """Claim the seat of an invitation: the seat's own token."""
+    r = httpx.post(f"{base}/api/games/{gid}/claim", headers={"X-Seat-Token": invitation})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
+def claim_all(base: str, created: dict[str, Any]) -> dict[str, Any]:
+    """``created`` (POST /api/games's answer) with every human seat claimed: its ``token``
+    the seat's own, its invitation (dead now) in ``invitation``."""
+    for s in created["seats"]:
+        if s["token"]:
+            s["invitation"] = s["token"]
+            s["token"] = claim_seat(base, created["id"], s["token"])
+    return created
 
 
 @pytest.fixture(scope="module")

@@ -60,7 +60,7 @@ def test_create_gives_tokens_only_to_human_seats(server: ServerProcess) -> None:
     g = server.create(players=3, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}])
     assert [s["token"] is not None for s in g["seats"]] == [True, False, True]
     assert g["seats"][0]["token"] != g["seats"][2]["token"]
-    assert g["seats"][0]["invite"].endswith("&token=" + g["seats"][0]["token"])
+    assert g["seats"][0]["invite"].endswith("&token=" + g["seats"][0]["invitation"])
     assert g["seats"][1]["bot"] == "greedy"
     # the public facts never hold a token
     info = httpx.get(f"{server.base}/api/games/{g['id']}").json()

@@ -193,6 +193,7 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
         players=2,
         seats=[{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}],
         seed=12,
+        claim=False,
     )
     pages = []
     contexts = []
@@ -200,8 +201,9 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
         ctx = browser.new_context(viewport={"width": 1100, "height": 900})
         contexts.append(ctx)
         page = ctx.new_page()
-        page.goto(server.base + g["seats"][s]["invite"])
+        page.goto(server.base + g["seats"][s]["invite"])  # the invitation: claimed by the page
         page.wait_for_selector("#table[data-moves]")
+        assert "token=" not in page.url
         pages.append(page)
     try:
         rng = random.Random(8)
@@ -225,7 +227,7 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
         hands = [
             httpx.get(
                 f"{server.base}/api/games/{g['id']}/state",
-                headers={"X-Seat-Token": g["seats"][s]["token"]},
+                headers={"X-Seat-Token": seat_token(pages[s], g["id"])},
             ).json()["observation"]["hand"]
             for s in range(2)
         ]
@@ -235,6 +237,20 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+def seat_link(g: dict[str, Any], seat: int) -> str:
+    """A link to a seat with the seat's own token (claimed by ``server.create``)."""
+    return f"/game/{g['id']}#seat={seat}&token={g['seats'][seat]['token']}"
+
+
+def seat_token(page: Page, gid: str) -> str:
+    """The seat's own token, as the page keeps it (it claimed the invitation)."""
+    token: str = page.evaluate(
+        "id => JSON.parse(localStorage.getItem('civcards.seats')).find(e => e.id === id).token",
+        gid,
+    )
+    return token
 
 
 def table_text(page: Page) -> str:
@@ -248,7 +264,7 @@ def test_reload_and_server_restart_resume_exactly(own_server: ServerProcess, con
     g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=31)
     page = context.new_page()
     errors = watch_errors(page)
-    page.goto(server.base + g["seats"][0]["invite"])
+    page.goto(server.base + seat_link(g, 0))
     rng = random.Random(1)
     for _ in range(8):
         wait_turn(page, 0)
@@ -280,7 +296,7 @@ def test_language_switch_and_browser_default(server: ServerProcess, browser: Any
     ctx = browser.new_context(locale="fr-FR", viewport={"width": 1100, "height": 900})
     try:
         page = ctx.new_page()
-        page.goto(server.base + g["seats"][0]["invite"])
+        page.goto(server.base + seat_link(g, 0))
         page.wait_for_selector("#table[data-moves]")
         wait_turn(page, 0)
         assert "Art" in page.inner_text("#players")  # Culture is "Art" in French
@@ -319,7 +335,7 @@ def test_a_refused_move_is_explained_in_the_players_language(
     ctx = browser.new_context(locale="es-ES", viewport={"width": 1100, "height": 900})
     try:
         page = ctx.new_page()
-        page.goto(server.base + g["seats"][0]["invite"])
+        page.goto(server.base + seat_link(g, 0))
         page.wait_for_selector("#table[data-moves]")
         wait_turn(page, 0)
         click_a_move(page, random.Random(1), effect_rate=0.0)
@@ -352,7 +368,7 @@ def test_a_refused_move_is_explained_in_the_players_language(
 def test_keyboard_only_turn(server: ServerProcess, context: Any) -> None:
     g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=52)
     page = context.new_page()
-    page.goto(server.base + g["seats"][0]["invite"])
+    page.goto(server.base + seat_link(g, 0))
     page.wait_for_selector("#table[data-moves]")
     wait_turn(page, 0)
     start = moves(page)
@@ -449,7 +465,7 @@ def test_draft_team_game_and_spectator_on_a_phone(server: ServerProcess, browser
     try:
         page = ctx.new_page()
         errors = watch_errors(page)
-        page.goto(server.base + g["seats"][0]["invite"])
+        page.goto(server.base + seat_link(g, 0))
         page.wait_for_selector("#table[data-moves]")
         rng = random.Random(2)
         kept = 0
@@ -516,7 +532,7 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
                     key = f"{g['id']}:{seat}"
                     if key not in pages:
                         pages[key] = ctx.new_page()
-                        pages[key].goto(server.base + g["seats"][seat]["invite"])
+                        pages[key].goto(server.base + seat_link(g, seat))
                     page = pages[key]
                     page.wait_for_function(
                         "n => document.querySelector('#table').dataset.moves === String(n)",

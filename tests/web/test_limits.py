@@ -19,7 +19,7 @@ from websockets.sync.client import connect
 
 from civcards.server.limits import Limits, RateLimiter, TokenBucket
 
-from .conftest import ServerProcess
+from .conftest import ServerProcess, claim_seat
 
 H = "X-Seat-Token"
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used")
@@ -61,9 +61,9 @@ def hasty(tmp_path: Path) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def seat_tokens(server: ServerProcess, g: dict[str, object]) -> list[str]:
-    """The seat tokens of a created game's human seats."""
-    return [str(s["token"]) for s in g["seats"] if s["token"]]  # type: ignore[attr-defined]
+def seat_tokens(server: ServerProcess, g: dict[str, Any]) -> list[str]:
+    """The seat tokens of a created game's human seats (each invitation claimed)."""
+    return [claim_seat(server.base, g["id"], s["token"]) for s in g["seats"] if s["token"]]
 
 
 def game_count(server: ServerProcess, token: str) -> int:
@@ -74,7 +74,7 @@ def game_count(server: ServerProcess, token: str) -> int:
 
 def test_a_body_over_the_limit_is_413_and_creates_nothing(tight: ServerProcess) -> None:
     before = game_count(tight, "counter-1")
-    seats = [{"kind": "human", "name": "x" * 30}] * 2
+    seats = [{"kind": "human", "name": c * 30} for c in "xy"]
     body = {"players": 2, "seats": seats, "padding": "y" * 5000}
     r = httpx.post(tight.base + "/api/games", json=body, headers={H: "big-1"})
     assert r.status_code == 413
@@ -93,7 +93,7 @@ def test_a_body_over_the_limit_is_413_and_creates_nothing(tight: ServerProcess) 
 
 
 def test_too_many_requests_are_429_with_retry_after(hasty: ServerProcess) -> None:
-    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}])  # 1 of the 8
+    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], claim=False)
     seats = seat_tokens(hasty, g)
     # a made-up token on each request is no way around the limit: the address is counted
     codes = [
@@ -146,7 +146,7 @@ def closed_with(ws: Any) -> int | None:
 
 
 def test_websocket_connections_are_limited_per_address_and_seat(hasty: ServerProcess) -> None:
-    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    g = hasty.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], claim=False)
     seats = seat_tokens(hasty, g)
     opened = []
     try:
@@ -188,11 +188,7 @@ def test_health_checks_are_never_rate_limited(hasty: ServerProcess) -> None:
 
 
 def test_websocket_messages_too_large_or_too_fast(tight: ServerProcess) -> None:
-    g = httpx.post(
-        tight.base + "/api/games",
-        json={"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 3},
-        headers={H: "ws-setup"},
-    ).json()
+    g = tight.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
     url = f"ws://127.0.0.1:{tight.port}/ws/{g['id']}"
     with connect(url) as ws:
         ws.send(json.dumps({"token": g["seats"][0]["token"], "lang": "en"}))

@@ -150,11 +150,16 @@ form.addEventListener("submit", async (e) => {
     return;
   }
   lastCreated = r.data;
-  // the first human seat is the creator's own; the others are invitations to send
+  // the first human seat is the creator's own: its invitation is claimed here, for the
+  // seat's own token; the others are invitations to send (whoever opens one first takes it)
   const mine = r.data.seats.find((s) => s.token);
   if (mine) {
-    rememberSeat(r.data.id, mine.seat, mine.token);
-    if (mine.name) await api("POST", `/api/games/${r.data.id}/join`, { token: mine.token, body: { name: mine.name } });
+    const j = await api("POST", `/api/games/${r.data.id}/join`, { token: mine.token, body: { name: mine.name || null } });
+    if (j.ok) {
+      rememberSeat(r.data.id, mine.seat, j.data.token);
+      mine.invite = `/game/${r.data.id}#seat=${mine.seat}`;
+      mine.claimed = true;
+    }
   }
   renderCreated();
   renderMine();
@@ -169,6 +174,9 @@ function renderCreated() {
     const name = s.name || t("web.seat_n", { n: s.seat + 1 });
     const url = `${location.origin}${s.invite}`;
     const own = mine && s.seat === mine.seat;
+    if (own && s.claimed) {
+      return `<li><a class="button primary" href="${esc(s.invite)}" data-testid="play-mine">${esc(t("web.play_seat", { name }))}</a></li>`;
+    }
     return `<li>
       <label>${esc(t("web.invite_for", { name }))}
         <input readonly value="${esc(url)}" class="link" data-testid="invite-${s.seat}"></label>

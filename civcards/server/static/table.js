@@ -17,16 +17,32 @@ const gameId = root.dataset.game;
 const $ = (id) => document.getElementById(id);
 const game = await import(root.dataset.module);
 
-// -- who am I: the token comes in the link's #fragment (never sent to the server in a URL) --
+// -- who am I: an invitation comes in the link's #fragment (never sent to the server in a
+// URL); it is claimed once for the seat's own token, kept in this browser's localStorage --
 const frag = new URLSearchParams(location.hash.slice(1));
 const watching = frag.has("watch");
 let seatParam = frag.has("seat") && /^\d+$/.test(frag.get("seat")) ? Number(frag.get("seat")) : null;
 let token = null;
-if (frag.get("token")) {
-  token = frag.get("token");
-} else if (!watching) {
-  const e = seatFor(gameId, seatParam);
-  if (e) { token = e.token; seatParam = e.seat; }
+let badLink = false;
+
+async function whoAmI() {
+  const invitation = frag.get("token");
+  if (invitation) {
+    const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/claim`, { token: invitation });
+    if (r.ok) {
+      token = r.data.token;
+      seatParam = r.data.seat;
+      rememberSeat(gameId, seatParam, token);
+    } else {
+      badLink = !seatFor(gameId, seatParam); // used here before: the seat is remembered
+    }
+    // the invitation is spent (or dead): out of the address bar and the history
+    history.replaceState(null, "", seatParam !== null ? `#seat=${seatParam}` : "#watch");
+  }
+  if (!token && !watching) {
+    const e = seatFor(gameId, seatParam);
+    if (e) { token = e.token; seatParam = e.seat; }
+  }
 }
 
 let view = null;
@@ -172,15 +188,21 @@ function renderJoin() {
   const typed = box.querySelector("input") ? box.querySelector("input").value : "";
   const hadFocus = document.activeElement && document.activeElement.id === "join-name";
   box.hidden = false;
+  // names are fixed once the game has started: then the seat is only taken
+  const named = view.move_number === 0 && !view.pending;
+  const field = named
+    ? `<label>${esc(t("web.your_name"))} <input id="join-name" maxlength="40" autocomplete="nickname"></label>` : "";
   box.innerHTML = `<h2>${esc(t("web.join_title"))}</h2>
-    <form id="join-form"><label>${esc(t("web.your_name"))} <input id="join-name" maxlength="40" autocomplete="nickname"></label>
+    <form id="join-form">${field}
     <button type="submit" class="primary">${esc(t("web.join"))}</button></form>`;
-  $("join-name").value = typed; // keep what is being typed
-  if (hadFocus) $("join-name").focus();
+  if (named) {
+    $("join-name").value = typed; // keep what is being typed
+    if (hadFocus) $("join-name").focus();
+  }
   box.querySelector("form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/join`, {
-      token, body: { name: $("join-name").value.trim() || null },
+      token, body: { name: named ? ($("join-name").value.trim() || null) : null },
     });
     if (!r.ok) $("error").textContent = errorText(r.data);
     else { box.hidden = true; box.innerHTML = ""; }
@@ -234,4 +256,6 @@ onLang((code) => {
   if (view) render();
 });
 await initLang();
+await whoAmI();
+if (badLink) $("error").textContent = t("web.bad_link");
 connect();
