@@ -223,3 +223,183 @@ def test_civ4_whole_game_against_greedy_by_pointing(server: ServerProcess, brows
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def no_horizontal_scroll(page: Page) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def unlabelled_controls(page: Page) -> list[str]:
+    """Buttons, selects and inputs with no accessible name (text, aria-label or label)."""
+    out: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('button, select, input')].filter(el => {
+            if (el.offsetParent === null) return false;
+            if ((el.getAttribute('aria-label') || '').trim()) return false;
+            if (el.tagName === 'BUTTON' && el.textContent.trim()) return false;
+            if (el.closest('label')) return false;
+            if (el.id && document.querySelector(`label[for="${el.id}"]`)) return false;
+            return true;
+        }).map(el => el.outerHTML.slice(0, 120))"""
+    )
+    return out
+
+
+def test_civ4_five_languages_on_a_phone_by_keyboard(server: ServerProcess, browser: Any) -> None:
+    """The lobby marks the card set as reconstructed; the table in es/de/fr/pt/en at 390×844:
+    its texts and card names in the language, no horizontal scrolling, every control
+    labelled, and moves made with the keyboard alone (Tab to the control, Enter)."""
+    from civcards.games.civ4.text import card_name
+    from civcards.i18n import t
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(server.base + "/")
+        page.select_option("#game", "civ4")
+        note = page.locator('[data-testid="game-note"]')
+        assert "RECONSTRUCTED" in note.inner_text()
+        assert page.locator('#game-options input[data-opt="finish_round"]').count() == 1
+        shot(page, "lobby-phone")
+        assert no_horizontal_scroll(page)
+        g = create(
+            server, 2, [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}], 5
+        )
+        page.goto(server.base + g["seats"][0]["invite"])
+        page.wait_for_selector("#table[data-moves]")
+        rng = random.Random(2)
+        for lang in ("es", "de", "fr", "pt", "en"):
+            page.select_option("#lang-select", lang)
+            page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+            wait_turn(page, 0)
+            page.wait_for_function(
+                "w => document.querySelector('[data-testid=reconstructed]').textContent.includes(w)",
+                arg=t(lang, "ccg.reconstructed")[:20],
+            )
+            status = page.inner_text("#status")
+            assert t(lang, "ccg.web.about") in status, (lang, status)
+            # the plots of the empires are named in the language
+            names = page.inner_text("#players")
+            plot = page.get_attribute('[data-testid="plot-0-1"]', "aria-label") or ""
+            assert plot.startswith(
+                t(lang, "ccg.web.plot_label", n=1, name="X", res="", pop=0, cards="", free=0).split(
+                    ":"
+                )[0]
+            )
+            assert any(
+                card_name(c, lang) in names
+                for c in (
+                    "GRS",
+                    "PLN",
+                    "HIL",
+                    "OCN",
+                    "FLD",
+                    "FOR",
+                    "RVG",
+                    "CST",
+                    "GLD",
+                    "IRN",
+                    "PAS",
+                    "RVP",
+                    "GEM",
+                    "SLK",
+                )
+            )
+            assert no_horizontal_scroll(page), lang
+            assert not unlabelled_controls(page), unlabelled_controls(page)
+            shot(page, f"phone-{lang}")
+            # two decisions by keyboard: focus the panel's main control and press Enter
+            for _ in range(2):
+                wait_turn(page, 0)
+                if finished(page):
+                    break
+                before = moves(page)
+                s = step(page)
+                target = {
+                    "draft": '#actions button[data-key^="pick-"]',
+                    "settle": '#players button[data-key^="settle-"]',
+                    "start_discard": '#actions button[data-key="go-discard"]',
+                    "discard": '#actions button[data-key="go-discard"]',
+                    "collect": '#actions button[data-key="go-collect"]',
+                    "purchase": '#actions button[data-key="end"]',
+                }.get(s)
+                if target is None:
+                    act(page, rng, set())
+                    continue
+                page.locator(target).first.focus()
+                page.keyboard.press("Enter")
+                page.wait_for_function(
+                    "n => Number(document.querySelector('#table').dataset.moves) > n", arg=before
+                )
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_civ4_three_players_two_browsers_a_human_defends(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Ana and Bo in two browsers and a greedy bot: both attack when they can; a human
+    defends through the panel (walls, blocks offering only legal blockers, damage), and the
+    other browser sees the combat unfold."""
+    g = create(
+        server,
+        3,
+        [
+            {"kind": "human", "name": "Ana"},
+            {"kind": "human", "name": "Bo"},
+            {"kind": "bot", "bot": "greedy"},
+        ],
+        3,
+    )
+    contexts = [browser.new_context(viewport={"width": 1000, "height": 900}) for _ in range(2)]
+    try:
+        pages = []
+        errors: list[str] = []
+        for s in range(2):
+            p, errs = open_seat(contexts[s], server, g, s)
+            pages.append(p)
+            errors += errs
+        rng = random.Random(7)
+        tried: list[set[str]] = [set(), set()]
+        defended = seen = False
+        for _ in range(600):
+            pages[0].wait_for_function(
+                """() => {
+                    const t = document.querySelector('#table');
+                    return t.dataset.status === 'finished' || t.dataset.toMove !== '2';
+                }""",
+                timeout=20000,
+            )
+            if finished(pages[0]):
+                break
+            who = int(pages[0].get_attribute("#table", "data-to-move") or "0")
+            page, other = pages[who], pages[1 - who]
+            wait_turn(page, who)
+            s = step(page)
+            if s in ("walls", "defend", "damage"):
+                # the other browser sees the combat too
+                other.wait_for_selector('[data-testid="combat"]')
+                seen = True
+                if s == "defend":
+                    defended = True
+                    for sel in page.locator("#actions select[data-defend]").all():
+                        # only legal blockers are offered: every option names a unit in hand
+                        assert sel.locator("option").count() >= 1
+                    shot(page, "defending")
+            if s == "purchase":
+                tried[who].discard("attack")
+                if present(page, '#actions button[data-key="attack"]'):
+                    page.locator('#actions button[data-key="attack"]').click()
+                    page.locator('#actions button[data-key^="inc-attack."]').first.click()
+                    click_and_wait(page, '#actions button[data-key="go-attack"]')
+                    continue
+            act(page, rng, tried[who])
+            if defended and seen:
+                break
+        assert defended and seen, "no human defended in this game"
+        assert not errors, errors
+    finally:
+        for c in contexts:
+            c.close()
