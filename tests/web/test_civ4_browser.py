@@ -357,8 +357,8 @@ def test_civ4_three_players_two_browsers_a_human_defends(
     try:
         pages = []
         errors: list[str] = []
-        for s in range(2):
-            p, errs = open_seat(contexts[s], server, g, s)
+        for seat in range(2):
+            p, errs = open_seat(contexts[seat], server, g, seat)
             pages.append(p)
             errors += errs
         rng = random.Random(7)
