@@ -38,7 +38,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from ..bots import Bot, bot_move, bot_names, make_bot
+from ..bots import bot_move, bot_names, make_bot
 from ..game_api import Choice, Game, GameError, MoveError, OptionsError, get_game
 from .db import GameRow, MoveRow, PendingRow, SeatRow, hash_token, utcnow
 from .kinds import default_bot
@@ -164,7 +164,8 @@ class Live:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    bots: dict[int, Bot] = field(default_factory=dict)
+    #: the bots' randomness is drawn from it (:func:`bot_seed`); shown once the game is over
+    bot_secret: str | None = None
     # when a move was last added (stored here or read from the database): bot take-over
     changed_at: float = field(default_factory=time.monotonic)
     # another process announced a change: a refresh is due / running
@@ -189,6 +190,9 @@ class Live:
             "created_at": self.created_at.isoformat(),
             "rematch_of": self.rematch_of,
             "rematch_id": self.rematch_id,
+            # the bots' seeds: secret while the game is played (a bot's next move would show
+            # what it holds), given with the record once it is over (its bots' moves replay)
+            "bot_secret": self.bot_secret if self.finished else None,
         }
 
     def names(self) -> list[str]:
@@ -219,6 +223,15 @@ def name_key(name: str) -> str:
 def _seed_int(*parts: object) -> int:
     h = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(h[:8], "big")
+
+
+def bot_seed(secret: str, seat: int, move_number: int) -> int:
+    """The seed of the bot of ``seat`` choosing move number ``move_number`` of a game whose
+    bots' secret is ``secret`` (``games.bot_secret``, never shown before the game is over):
+    each move's bot is made afresh with it, so a finished game's bot moves can be made again
+    from its record and secret (``GET /api/games/{id}``'s ``bot_secret``), and no observer
+    can foresee them while it is played."""
+    return _seed_int("bot", secret, seat, move_number)
 
 
 # a function that adds words (in a language) to a view; set by the web layer
@@ -337,6 +350,8 @@ class TableServer:
                 else row.created_at.replace(tzinfo=UTC),
                 rematch_of=row.rematch_of,
                 rematch_id=row.rematch_id,
+                # a game stored before the secret existed: its id, as then
+                bot_secret=row.bot_secret or row.id,
             )
         self.games[game_id] = live
         self._index(live)
@@ -529,6 +544,7 @@ class TableServer:
                     tokens[i] = tok
                     info.invite_hash = hash_token(tok)
         gid = secrets.token_urlsafe(9)
+        bot_secret = secrets.token_hex(16)
         setup = game.setup_record(state)
         stored = {**setup, "_options": opts}
         created = utcnow()
@@ -542,6 +558,7 @@ class TableServer:
                     status="finished" if state.finished else "playing",
                     created_at=created,
                     rematch_of=rematch_of,
+                    bot_secret=bot_secret,
                 )
             )
             s.flush()
@@ -568,6 +585,7 @@ class TableServer:
             pending=None,
             created_at=created,
             rematch_of=rematch_of,
+            bot_secret=bot_secret,
         )
         self.games[gid] = live
         self._index(live)
@@ -1091,12 +1109,12 @@ class TableServer:
                         seat = self._bot_to_move(live)
                         if seat is None:
                             return
-                        bot = live.bots.get(seat)
                         game = live.game
-                        if bot is None:
-                            level = live.seats[seat].bot or default_bot(game)
-                            bot = make_bot(game, level, _seed_int(live.id, seat, len(live.moves)))
-                            live.bots[seat] = bot
+                        level = live.seats[seat].bot or default_bot(game)
+                        # made afresh for each move from the game's secret: reproducible
+                        # from the record once the game is over, after restarts too
+                        secret = live.bot_secret or live.id
+                        bot = make_bot(game, level, bot_seed(secret, seat, len(live.moves)))
                         # a search bot thinks for a while: in a worker thread, on a copy
                         # (views cache what they derive on the state), so that the other
                         # games' messages go on meanwhile; the game's lock is held
