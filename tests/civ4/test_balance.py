@@ -46,7 +46,7 @@ def test_archetypes_registered() -> None:
         bot = make_bot(GAME, name, seed=1)
         assert isinstance(bot, GreedyBot) and bot.name == name
     assert set(ARCHETYPES) == set(NAMES)
-    assert GREEDY == Weights()
+    assert Weights() == GREEDY
     assert isinstance(make_bot(GAME, "greedy", 0), GreedyBot)
     assert make_bot(GAME, "greedy", 0).policy.weights == Weights()  # type: ignore[attr-defined]
     for w in ARCHETYPES.values():
