@@ -33,6 +33,7 @@ from .game import (
     DISCARD,
     DRAFT,
     HAPPY_DISCOUNT,
+    HAPPY_MIN,
     MIN_COST,
     OVER,
     PLACE,
@@ -236,7 +237,7 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
 
     ``make(text, final, hidden, move)`` builds each choice (default :class:`Choice`).
     """
-    t = _tables(make)
+    t = _TABLES.get(make) or _tables(make)
     step = g.step
     if step == PURCHASE:
         p = g.to_move
@@ -272,10 +273,11 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
             return got[:]
         # each plot's letter strings sorted (equal lengths), so the product comes sorted by text
         make = t.make
-        got = []
-        for terms in product(*[_collect_terms(n, code, pop) for n, code, pop in sig]):
-            ts = tuple([x[0] for x in terms])
-            got.append(make(" ".join(["collect", *[x[1] for x in terms]]), True, False, _new_move(_collect_fields(ts))))
+        terms = [_collect_terms(n, code, pop) for n, code, pop in sig]
+        got = [
+            make(" ".join(("collect", *texts)), True, False, _new_move(_collect_fields(ts)))
+            for ts, texts in zip(product(*[x[0] for x in terms]), product(*[x[1] for x in terms]), strict=True)
+        ]
         cl[sig] = got
         return got[:]
     if step in (DRAFT, SETTLE):
@@ -366,7 +368,7 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
                     prev = code
     hh = -1
     if c >= MIN_COST:
-        hh = HAPPY_DISCOUNT if g.holds_highest_happiness(p) else 0
+        hh = HAPPY_DISCOUNT if fx.happiness >= HAPPY_MIN and g.holds_highest_happiness(p) else 0
         dt = c + disc["tech"] + hh
         tc = t.tech
         for code in g.tech_market:
@@ -376,7 +378,7 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
         opened: list[tuple[int, tuple[str, ...]]] | None = None
         for _i, code, kind, cost, special in compress(_BUILDABLE, map(hand.__getitem__, _BUILD_IDX)):
             if hh < 0:
-                hh = HAPPY_DISCOUNT if g.holds_highest_happiness(p) else 0
+                hh = HAPPY_DISCOUNT if fx.happiness >= HAPPY_MIN and g.holds_highest_happiness(p) else 0
             if cost - disc[kind] - (0 if kind == "wonder" and options.happiness_not_wonders else hh) > h:
                 continue
             if opened is None:
@@ -635,9 +637,10 @@ def _collect_prefix(prefix: str) -> tuple[tuple[int, str], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _collect_terms(n: int, code: str, pop: int) -> list[tuple[tuple[int, str], str]]:
-    """Plot ``n``'s collect terms ``((n, letters), "pN=letters")``, sorted by text."""
-    return [((n, s), f"p{n}={s}") for s in sorted(_letter_options(code, pop))]
+def _collect_terms(n: int, code: str, pop: int) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]]:
+    """Plot ``n``'s collect terms ``(n, letters)`` and their texts ``pN=letters``, sorted by text."""
+    letters = sorted(_letter_options(code, pop))
+    return tuple((n, s) for s in letters), tuple(f"p{n}={s}" for s in letters)
 
 
 #: ``_new_move(fields)``: a Move from all its fields in order (no keyword handling)

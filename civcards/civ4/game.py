@@ -297,6 +297,24 @@ def _letter_options(code: str, pop: int) -> list[str]:
     return ["".join(c) for c in combinations_with_replacement(letters, pop)]
 
 
+@lru_cache(maxsize=4096)
+def _plot_yield(code: str, on: tuple[str, ...]) -> Res:
+    """C23, C53: a plot's printed yield, each type doubled by a ``double_base`` card on it."""
+    y = _YIELDS[code]
+    doubled = [False, False, False]
+    for c in on:
+        for e in _DECK[c].effects:
+            if e.kind == "double_base":
+                doubled[e.resource] = True
+    return (y[0] * (2 if doubled[0] else 1), y[1] * (2 if doubled[1] else 1), y[2] * (2 if doubled[2] else 1))
+
+
+@lru_cache(maxsize=1024)
+def _letter_counts(letters: str) -> Res:
+    """How many F, H and C a collect term's letters name."""
+    return (letters.count("F"), letters.count("H"), letters.count("C"))
+
+
 def _hand_items(hand: list[int], codes: Iterable[str] | None = None) -> list[tuple[str, int]]:
     if codes is None:
         return [(DECK_CODES[i], n) for i, n in enumerate(hand) if n]
@@ -1257,7 +1275,9 @@ class GameState:
         step = self.step
         p = self.to_move
         assert p is not None
-        if step == DRAFT:
+        if step == PURCHASE:  # the most frequent first
+            self._exec_purchase(p, m)
+        elif step == DRAFT:
             self.draft_revealed.remove(m.code)
             self.plots[p].append((m.code, 0, ()))
             self._advance_draft()
@@ -1284,8 +1304,6 @@ class GameState:
         elif step == COLLECT:
             self._collect(p, m)
             self.step = PURCHASE
-        elif step == PURCHASE:
-            self._exec_purchase(p, m)
         elif step == WALLS:
             self._exec_walls(m)
         elif step == DEFEND:
@@ -1398,28 +1416,36 @@ class GameState:
     def _collect(self, p: int, m: Move) -> None:
         """C23, C24, C53-C55."""
         fx = self.effects(p)
-        gain = [0, 0, 0]
+        b0, b1, b2 = fx.boost
+        g0, g1, g2 = fx.income
         terms = dict(m.collect)
-        for i, (code, pop, on) in enumerate(self.plots[p]):
-            y = _YIELDS[code]
-            doubled = [False, False, False]
-            for c in on:
-                for e in _DECK[c].effects:
-                    if e.kind == "double_base":
-                        doubled[e.resource] = True
-            for r in range(3):
-                if y[r]:
-                    gain[r] += y[r] * (2 if doubled[r] else 1) + fx.boost[r]
+        for i, (code, pop, on) in enumerate(self.plots[p], 1):
+            y = _plot_yield(code, on)
+            if y[0]:
+                g0 += y[0] + b0
+            if y[1]:
+                g1 += y[1] + b1
+            if y[2]:
+                g2 += y[2] + b2
             if pop:
-                letters = terms.get(i + 1)
+                letters = terms.get(i)
                 if letters is None:
-                    gain[_PRODUCED[code][0]] += pop
+                    r = _PRODUCED[code][0]
+                    if r == 0:
+                        g0 += pop
+                    elif r == 1:
+                        g1 += pop
+                    else:
+                        g2 += pop
                 else:
-                    for ch in letters:
-                        gain["FHC".index(ch)] += 1
+                    n0, n1, n2 = _letter_counts(letters)
+                    g0 += n0
+                    g1 += n1
+                    g2 += n2
         sup = self.supply[p]
-        for r in range(3):
-            sup[r] += gain[r] + fx.income[r]
+        sup[0] += g0
+        sup[1] += g1
+        sup[2] += g2
 
     def _pay(self, p: int, r: Iterable[int]) -> None:
         sup = self.supply[p]
