@@ -28,9 +28,11 @@ from .limits import (
     WS_TOO_MANY,
     Limits,
     LimitsMiddleware,
+    TooDeep,
     WsGuard,
     WsSlots,
     client_address,
+    loads,
     receive_text,
     tune_gc,
 )
@@ -484,6 +486,16 @@ def create_app(
 
     # -- WebSocket ---------------------------------------------------------
 
+    async def too_deep(websocket: WebSocket, e: TooDeep) -> None:
+        """A message nested too deep (checked before parsing it): refused, socket closed."""
+        log.warning(
+            "websocket %s: refused a message nested too deep; closed",
+            client_address(websocket.scope),
+        )
+        with contextlib.suppress(Exception):
+            await websocket.send_json({"type": "error", "code": "bad_message", "detail": str(e)})
+            await websocket.close(code=4400)
+
     @app.websocket("/ws/{game_id}")
     async def ws(websocket: WebSocket, game_id: str) -> None:
         """Live views. The client's first message: {"token": "..."} (or null to watch),
@@ -518,7 +530,7 @@ def create_app(
             hello = await asyncio.wait_for(receive_text(websocket), timeout=20)
             if guard.too_large(hello):
                 raise ValueError
-            msg = json.loads(hello)
+            msg = loads(hello)
             if not isinstance(msg, dict):
                 raise ValueError
             token = msg.get("token")
@@ -545,6 +557,9 @@ def create_app(
         except DB_DOWN:
             with contextlib.suppress(Exception):
                 await websocket.close(code=1013)
+            return
+        except TooDeep as e:
+            await too_deep(websocket, e)
             return
         except (ValueError, TimeoutError, WebSocketDisconnect):
             with contextlib.suppress(Exception):
@@ -593,9 +608,12 @@ def create_app(
                     await send(refused)
                     continue
                 try:
-                    msg = json.loads(text)
+                    msg = loads(text)
                     if not isinstance(msg, dict):
                         raise ValueError
+                except TooDeep as e:
+                    await too_deep(websocket, e)
+                    return
                 except ValueError:
                     await send(
                         {"type": "error", "code": "bad_message", "detail": "send JSON objects"}

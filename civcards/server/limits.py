@@ -30,6 +30,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, MutableMapping
 from dataclasses import dataclass, fields
@@ -428,6 +429,45 @@ class WsSlots:
             self.open[slot] = n
         else:
             self.open.pop(slot, None)
+
+
+#: the deepest nesting of arrays and objects a client's JSON may have (the table's own
+#: messages are 2 deep; Python's parser overflows its stack some thousands deep)
+MAX_JSON_DEPTH = 32
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def json_too_deep(text: str | bytes, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit``: checked
+    before parsing it (the parser would overflow its stack), strings left out."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    depth = 0
+    for m in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        if m.group() in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` for a client's message: ValueError (never a RecursionError) for one
+    nested deeper than :data:`MAX_JSON_DEPTH`, or that is not JSON."""
+    if json_too_deep(text):
+        raise TooDeep(f"a message nests at most {MAX_JSON_DEPTH} levels of arrays and objects")
+    try:
+        return json.loads(text)
+    except RecursionError:  # pragma: no cover - refused above
+        raise TooDeep("the message nests too deep") from None
+
+
+class TooDeep(ValueError):
+    """A client's JSON nested deeper than :data:`MAX_JSON_DEPTH`."""
 
 
 class BinaryMessage(ValueError):

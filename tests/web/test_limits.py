@@ -252,3 +252,38 @@ def test_a_bad_limit_in_the_environment_is_a_clear_error(tmp_path: Path) -> None
     )  # fmt: skip
     assert r.returncode == 2
     assert "CIVCARDS_WS_RATE_LIMIT" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_deep_json_is_refused_before_it_is_parsed(server: ServerProcess) -> None:
+    """A 16 KB message nested 8,000 deep once raised an unhandled RecursionError (59 lines
+    of traceback, the socket dropped without an error frame)."""
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=4)
+    url = f"ws://127.0.0.1:{server.port}/ws/{g['id']}"
+    deep = "[" * 8000 + "]" * 8000  # 16,000 characters: under the size limit
+    logged = len(server.log())
+    # as the first message, and after it
+    for hello in (True, False):
+        with connect(url) as ws:
+            if not hello:
+                ws.send(json.dumps({"token": g["seats"][0]["token"], "lang": "en"}))
+                assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            ws.send(deep)
+            f = json.loads(ws.recv(timeout=10))
+            assert f["type"] == "error" and f["code"] == "bad_message", f
+            assert "nests at most" in f["detail"]
+            assert closed_with(ws) == 4400
+    # one line each in the log, no traceback
+    log = server.log()[logged:]
+    assert "Traceback" not in log and "RecursionError" not in log
+    assert log.count("nested too deep") == 2
+    # a string that looks deep is no nesting; a message as deep as ours passes
+    with connect(url) as ws:
+        ws.send(json.dumps({"token": None, "lang": "[" * 300}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+    # over HTTP too: a clear 4xx, never a server error
+    r = httpx.post(
+        f"{server.base}/api/games/{g['id']}/moves",
+        content=deep.encode(),
+        headers={H: g["seats"][0]["token"], "content-type": "application/json"},
+    )
+    assert r.status_code in (400, 422) and "Traceback" not in r.text, r.text
