@@ -304,8 +304,9 @@ def q1(rows: Sequence[Row]) -> Answer:
                 )
     a.notes.append(
         "Seat 0 plays first in every round (C15). `finish_round` (C68) plays the round "
-        "of the last technology to its end. A larger last-seat hand is not an option of "
-        "the engine (the starting hands are card data, RULES.md C13), so it is not measured."
+        "of the last technology to its end. A larger last-seat hand is card data "
+        "(`starting_hand = [6, 7, 8, 9]` in cards.toml, C14), not an option, so it "
+        "needs a changed card set (see the tuning notes)."
     )
     return a
 
