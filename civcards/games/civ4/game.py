@@ -131,6 +131,12 @@ class Civ4Game:
             return choice.text
         return self.play(state, choice.text)
 
+    def random_playout(self, state: civ4.GameState, rng: Any) -> int:
+        # uniform level by level over the factored choices, as the bots get them
+        from ...civ4.bench import random_playout
+
+        return random_playout(state, rng)[1]
+
     def legal(self, state: civ4.GameState) -> list[str]:
         return state.legal_strings()
 
