@@ -71,7 +71,7 @@ class SeatSpec(BaseModel):
         "one of the game's bots (GET /api/kinds), a search bot with an optional budget "
         "(ismcts:2000it, ismcts:1s; at most 4000 iterations or 2 s).",
     )
-    name: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=64)
 
 
 class CreateGame(BaseModel):
@@ -118,7 +118,7 @@ class Created(BaseModel):
 
 class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, max_length=40)
+    name: str | None = Field(default=None, max_length=64)
 
 
 class MoveBody(BaseModel):

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import regex
+import wcwidth
 from sqlalchemy import BindParameter, String, bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
@@ -45,7 +47,12 @@ from .kinds import default_bot
 
 log = logging.getLogger("civcards.server")
 
+#: a name: at most so many characters (grapheme clusters), so many code points (stored),
+#: so many columns wide, so many combining marks on one character
 MAX_NAME = 40
+MAX_NAME_CODEPOINTS = 64
+MAX_NAME_WIDTH = 40
+MAX_MARKS = 4
 #: the most a search bot may think a move at the table (``ismcts:4000it``, ``ismcts:2s``)
 MAX_BOT_ITERATIONS = 4000
 MAX_BOT_SECONDS = 2.0
@@ -203,15 +210,57 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+#: a name's ``Cf`` (format) characters that are allowed: the zero-width (non-)joiners of
+#: emoji sequences and scripts, and the tags of flag sequences (🏴 + tags)
+_NAME_FORMAT_OK = frozenset({0x200C, 0x200D}) | frozenset(range(0xE0020, 0xE0080))
+#: variation selectors are marks (Mn) that only choose a glyph: not counted as marks
+_VARIATION = frozenset(range(0xFE00, 0xFE10)) | frozenset(range(0xE0100, 0xE01F0))
+
+
 def clean_name(name: str | None) -> str:
-    """A display name: trimmed, at most 40 characters, no control characters."""
+    """A display name, checked by grapheme clusters (user-perceived characters, ``regex``'s
+    ``\\X``): trimmed and NFC-normalised; at most :data:`MAX_NAME` characters and
+    :data:`MAX_NAME_WIDTH` columns on a terminal or a lobby row (``wcwidth``), at most
+    :data:`MAX_MARKS` combining marks per character (no stacks drawn over other rows), no
+    control, bidirectional or unassigned characters. Ordinary emoji, joined by zero-width
+    joiners (👩‍👩‍👧‍👦) or with skin tones and flags, are names like any other."""
     if name is None:
         return ""
-    name = name.strip()
-    if len(name) > MAX_NAME:
+    name = unicodedata.normalize("NFC", name.strip())
+    if not name:
+        return ""
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
+            cat == "Cf" and ord(ch) not in _NAME_FORMAT_OK
+        ):
+            raise ApiError(
+                422,
+                "bad_name",
+                "a name may not hold control, direction, unassigned or private characters "
+                f"(U+{ord(ch):04X})",
+            )
+    clusters = regex.findall(r"\X", name)
+    if len(clusters) > MAX_NAME or len(name) > MAX_NAME_CODEPOINTS:
         raise ApiError(422, "bad_name", f"a name has at most {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise ApiError(422, "bad_name", "a name may not hold control or unassigned characters")
+    for c in clusters:
+        marks = sum(
+            1 for ch in c if unicodedata.category(ch).startswith("M") and ord(ch) not in _VARIATION
+        )
+        if marks > MAX_MARKS:
+            raise ApiError(
+                422,
+                "bad_name",
+                f"a character of a name carries at most {MAX_MARKS} accents or marks, not {marks}",
+            )
+    width = wcwidth.wcswidth(name)
+    if width < 0 or width > MAX_NAME_WIDTH:
+        raise ApiError(
+            422,
+            "bad_name",
+            f"a name is at most {MAX_NAME_WIDTH} columns wide (a wide character, such as an "
+            "emoji or a CJK ideograph, takes two)",
+        )
     return name
 
 

@@ -4,6 +4,7 @@ holder can replace its token; names are unique within a game and fixed once it s
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 import httpx
@@ -138,3 +139,54 @@ def test_names_are_unique_within_a_game_and_fixed_once_it_started(server: Server
     assert post(server, gid, "join", bea, name="Bea").status_code == 200
     names = [s["name"] for s in httpx.get(f"{server.base}/api/games/{gid}").json()["seats"]]
     assert names[:2] == ["Ana", "Bea"]
+
+
+FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 👩‍👩‍👧‍👦
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"{FAMILY} Ana",
+        "\U0001f9d1\U0001f3fd\u200d\U0001f680 Bo",  # astronaut, medium skin tone
+        f"Cy {SCOTLAND}",
+        "\u2764\ufe0f Di",  # a heart with its emoji variation selector
+        "Nguy\u1ec5n Th\u1ecb \u00c1nh",  # Vietnamese: two marks on a letter
+        "Zo\u0065\u0301 \u0915\u094d\u0937\u093f",  # a decomposed é (NFC) and Devanagari
+    ],
+)
+def test_ordinary_names_with_emoji_and_accents_are_names(server: ServerProcess, name: str) -> None:
+    g = server.create(players=2, seats=[{"kind": "human", "name": name}, {"kind": "bot"}])
+    info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+    assert info["seats"][0]["name"] == unicodedata.normalize("NFC", name)
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], claim=False)
+    r = post(server, g["id"], "join", g["seats"][0]["token"], name=name)
+    assert r.status_code == 200, r.text
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("a" + "\u0301" * 39, "marks"),  # 40 stacked marks: drawn over the rows around
+        ("Zalgo" + "\u0336\u0334\u0337\u0335\u0338", "marks"),
+        ("\uff37" * 30, "columns"),  # 30 full-width letters: 60 columns
+        ("\U0001f600" * 21, "columns"),  # 21 emoji: 42 columns
+        ("x" * 41, "characters"),
+        ("\u202eAna", "direction"),  # a right-to-left override
+        ("A\u2028B", "control"),
+        ("\U000f0000 Eve", "private"),
+    ],
+)
+def test_names_that_would_break_a_row_are_refused(
+    server: ServerProcess, name: str, words: str
+) -> None:
+    r = httpx.post(
+        f"{server.base}/api/games",
+        json={"players": 2, "seats": [{"kind": "human", "name": name}, {"kind": "bot"}]},
+    )
+    assert r.status_code == 422 and r.json()["code"] in ("bad_name", "invalid_request"), r.text
+    assert words in r.json()["detail"], r.json()
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}])
+    r = post(server, g["id"], "join", g["seats"][0]["token"], name=name)
+    assert r.status_code == 422 and words in r.json()["detail"], r.text

@@ -123,7 +123,7 @@ function renderSeats() {
         <option value="human">${esc(t("web.human"))}</option>
         ${k.bots.map((b) => `<option value="bot:${esc(b.name)}">${esc(botLabel(b))}</option>`).join("")}
       </select>
-      <input data-seat="${i}" class="seat-name" maxlength="40" autocomplete="off"
+      <input data-seat="${i}" class="seat-name" maxlength="64" autocomplete="off"
         aria-label="${esc(t("web.name_of", { n: i + 1 }))}"
         placeholder="${esc(i === 0 ? t("web.your_name") : t("web.name_of", { n: i + 1 }))}">`;
     li.querySelector("select").value = s.kind;

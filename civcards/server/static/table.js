@@ -191,7 +191,7 @@ function renderJoin() {
   // names are fixed once the game has started: then the seat is only taken
   const named = view.move_number === 0 && !view.pending;
   const field = named
-    ? `<label>${esc(t("web.your_name"))} <input id="join-name" maxlength="40" autocomplete="nickname"></label>` : "";
+    ? `<label>${esc(t("web.your_name"))} <input id="join-name" maxlength="64" autocomplete="nickname"></label>` : "";
   box.innerHTML = `<h2>${esc(t("web.join_title"))}</h2>
     <form id="join-form">${field}
     <button type="submit" class="primary">${esc(t("web.join"))}</button></form>`;
