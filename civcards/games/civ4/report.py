@@ -417,7 +417,7 @@ def q5(rows: Sequence[Row]) -> Answer:
     sets = [("greedy mirror", _select(rows))]
     sets.append(
         (
-            "military seat",
+            "with a military seat",
             [r for r in rows if _archetype(r) == "military" and _variant(r) == "rules"],
         )
     )
@@ -427,7 +427,10 @@ def q5(rows: Sequence[Row]) -> Answer:
                 per = mean_ci([sum(float(r[f"attacks_{s}"]) for s in range(p)) / p for r in g])
             else:
                 per = mean_ci([float(r[f"attacks_{_bots(r).index('military')}"]) for r in g])
-            a.add(f"{p}p {label}: attacks per player per game", per, "1–3", _within(per, 1, 3))
+            who = (
+                "attacks per player" if label == "greedy mirror" else "the military seat's attacks"
+            )
+            a.add(f"{p}p {label}: {who} per game", per, "1–3", _within(per, 1, 3))
             st = ratio_ci(
                 [
                     (float(sum(int(r[f"stole_{s}"]) for s in range(p))), float(r["pop_gained"]))
