@@ -200,6 +200,13 @@ class Civ4Game:
 
     # -- terminal ----------------------------------------------------------------------
 
+    def replay_cli(
+        self, text: str, *, json_out: bool = False, legal: bool = False, seat: int | None = None
+    ) -> tuple[int, str]:
+        """``civcards replay`` on a ``civ4-notation/1`` record (NOTATION.md: the position
+        JSON, the seat's view of clarification 24, exit statuses 0/1/2)."""
+        return civ4.replay_cli(text, json_out=json_out, legal=legal, seat=seat)
+
     def terminal_screen(self) -> Any:
         """civ4's screen for ``civcards play`` (Rich is imported only here)."""
         from .screen import Civ4Screen
