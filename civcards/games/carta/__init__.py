@@ -15,3 +15,8 @@ from __future__ import annotations
 from .game import GAME, CartaGame
 
 __all__ = ["GAME", "CartaGame"]
+
+# mypy checks here that the registration satisfies the whole interface
+from ...game_api import Game as _Game  # noqa: E402
+
+_CONFORMS: _Game = GAME

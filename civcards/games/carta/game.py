@@ -129,11 +129,11 @@ class CartaGame:
     title = "CIV: Carta Impera Victoria"
     min_players = 2
     max_players = 4
-    record_formats = ("civ-notation/1",)
+    record_formats: Sequence[str] = ("civ-notation/1",)
     #: derived from the public log (the move history and what each seat learned
     #: from it): a determinized state is consistent with them but rebuilds only
     #: the log itself, with hidden parts left out
-    observation_log_keys = ("history", "movers", "learned", "known_in_hands")
+    observation_log_keys: Sequence[str] = ("history", "movers", "learned", "known_in_hands")
     options: Sequence[OptionSpec] = (
         OptionSpec(
             "deal",
@@ -339,6 +339,10 @@ class CartaGame:
 
         return BOTS
 
+    def report_overview(self, rows: Sequence[Mapping[str, Any]], folder: Any) -> dict[str, Any]:
+        """CIV's report needs no view across configurations: its sections say it all."""
+        return {}
+
     def sim_row(self, state: GameState) -> dict[str, Any]:
         from .sim import sim_row
 
@@ -377,6 +381,20 @@ class CartaGame:
 
         return replay_cli(text, json_out=json_out, legal=legal, seat=seat)
 
+    # -- terminal ------------------------------------------------------------------------
+
+    def terminal_screen(self) -> Any:
+        from .screen import SCREEN
+
+        return SCREEN
+
+    # -- research --------------------------------------------------------------------------
+
+    def encoding(self) -> Any | None:
+        from .encoding import ENCODING
+
+        return ENCODING
+
     # -- server (the web table) -----------------------------------------------------------
 
     #: the front-end module (server/static/games/carta.js) and the lobby's words (web.py)
@@ -394,20 +412,6 @@ class CartaGame:
         from .web import web_view
 
         return web_view(state, seat, names, lang)
-
-    # -- terminal ------------------------------------------------------------------------
-
-    def terminal_screen(self) -> Any:
-        from .screen import SCREEN
-
-        return SCREEN
-
-    # -- research --------------------------------------------------------------------------
-
-    def encoding(self) -> Any | None:
-        from .encoding import ENCODING
-
-        return ENCODING
 
     # -- optional capabilities -----------------------------------------------------------
 

@@ -16,3 +16,8 @@ from __future__ import annotations
 from .game import GAME, Civ4Game
 
 __all__ = ["GAME", "Civ4Game"]
+
+# mypy checks here that the registration satisfies the whole interface
+from ...game_api import Game as _Game  # noqa: E402
+
+_CONFORMS: _Game = GAME

@@ -50,9 +50,9 @@ class Civ4Game:
     note = "reconstructed card set: the original card list was never published"
     min_players = 2
     max_players = 4
-    record_formats = ("civ4-notation/1",)
+    record_formats: Sequence[str] = ("civ4-notation/1",)
     #: none: a determinized state rebuilds the move log and the known steals too
-    observation_log_keys: tuple[str, ...] = ()
+    observation_log_keys: Sequence[str] = ()
     options: Sequence[OptionSpec] = _specs()
 
     # -- set-up -------------------------------------------------------------------
@@ -270,6 +270,11 @@ class Civ4Game:
         return ENCODING
 
     # -- optional capabilities ---------------------------------------------------------
+
+    def search_kit(self) -> Any | None:
+        """None: ``ismcts`` searches civ4 with the generic kit (its determinizer and
+        random playouts)."""
+        return None
 
     def determinizer(
         self, observation: Any, reveal: Any = None, chosen: str | None = None
