@@ -17,6 +17,6 @@ from .game import GAME, CartaGame
 __all__ = ["GAME", "CartaGame"]
 
 # mypy checks here that the registration satisfies the whole interface
-from ...game_api import Game as _Game  # noqa: E402
+from ...game_api import Game as _Game
 
 _CONFORMS: _Game = GAME

@@ -18,6 +18,6 @@ from .game import GAME, Civ4Game
 __all__ = ["GAME", "Civ4Game"]
 
 # mypy checks here that the registration satisfies the whole interface
-from ...game_api import Game as _Game  # noqa: E402
+from ...game_api import Game as _Game
 
 _CONFORMS: _Game = GAME
