@@ -1,7 +1,8 @@
 #!/bin/sh
 # The simulations of the civ4 balance study (docs/civ4/balance/README.md), in the order run.
-# Each line writes one results file; `civcards report --game civ4 docs/civ4/balance/data/*.parquet
-# --out docs/civ4/balance` turns them into the report.
+# Each line writes one results file (skipped when it exists); then
+#   civcards report --game civ4 docs/civ4/balance/data/*.parquet --out docs/civ4/balance
+# turns them into the report. JOBS (default 2) sets the worker processes.
 set -e
 cd "$(dirname "$0")/../../.."
 S="civcards simulate --game civ4 --no-progress -j ${JOBS:-2}"
@@ -10,23 +11,25 @@ run() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S "$@" --out "$D/$out.parque
 # Q1-Q3, Q5, Q7-Q9, Q11-Q14, Q16: greedy mirrors, the rules as written
 run mirror-2p-a -p 2 -b greedy -n 5000 --seed 1
 run mirror-3p-a -p 3 -b greedy -n 2500 --seed 1
-run mirror-4p-a -p 4 -b greedy -n 2500 --seed 1
-# Q4, Q5: each archetype in one seat against greedy, seats rotated
-for a in population techrush wonders military culture; do
-  run arch-$a-2p -p 2 -b $a,greedy --rotate -n 1000 --seed 2
-  run arch-$a-4p -p 4 -b $a,greedy,greedy,greedy --rotate -n 600 --seed 2
+run mirror-4p-a -p 4 -b greedy -n 1500 --seed 1
+# Q4, Q5, Q16: each archetype in one seat against greedy, seats rotated
+for a in military population techrush wonders culture; do
+  run arch-$a-2p -p 2 -b $a,greedy --rotate -n 600 --seed 2
 done
-# Q1 (variant), Q10, Q13, Q15
-run finish-2p -p 2 -b greedy -n 2000 --seed 3 -O finish_round=true
-run finish-3p -p 3 -b greedy -n 1000 --seed 3 -O finish_round=true
-run finish-4p -p 4 -b greedy -n 1000 --seed 3 -O finish_round=true
-run oneshot-2p -p 2 -b greedy -n 2000 --seed 4 -O one_shot_steals=true
-run hnw-2p -p 2 -b greedy -n 2000 --seed 5 -O happiness_not_wonders=true
-for a in population techrush wonders military culture; do
-  run hnw-arch-$a-2p -p 2 -b $a,greedy --rotate -n 1000 --seed 2 -O happiness_not_wonders=true
+# Q1 (variant), Q10, Q15, Q13
+run finish-2p -p 2 -b greedy -n 1000 --seed 3 -O finish_round=true
+run oneshot-2p -p 2 -b greedy -n 1000 --seed 4 -O one_shot_steals=true
+run hnw-2p -p 2 -b greedy -n 1000 --seed 5 -O happiness_not_wonders=true
+for a in military population techrush wonders culture; do
+  run hnw-arch-$a-2p -p 2 -b $a,greedy --rotate -n 400 --seed 2 -O happiness_not_wonders=true
 done
-run sametype-2p -p 2 -b greedy -n 1000 --seed 6 -O same_type_trade=true
-# more games for the seat and length questions (10,000 per player count in all)
+for a in military population techrush wonders culture; do
+  run arch-$a-4p -p 4 -b $a,greedy,greedy,greedy --rotate -n 200 --seed 2
+done
+run finish-3p -p 3 -b greedy -n 500 --seed 3 -O finish_round=true
+run finish-4p -p 4 -b greedy -n 500 --seed 3 -O finish_round=true
+run sametype-2p -p 2 -b greedy -n 500 --seed 6 -O same_type_trade=true
+# more games for the seat and length questions (towards 10,000 per player count)
 run mirror-2p-b -p 2 -b greedy -n 5000 --seed 11
 run mirror-3p-b -p 3 -b greedy -n 7500 --seed 11
-run mirror-4p-b -p 4 -b greedy -n 7500 --seed 11
+run mirror-4p-b -p 4 -b greedy -n 8500 --seed 11
