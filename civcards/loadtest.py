@@ -535,7 +535,7 @@ def wait_serving(
                 return False
             raise RuntimeError(f"the server exited at start: {tail[-2000:]}")
         try:
-            ok = httpx.get(base + "/api/games", timeout=1).status_code == 200
+            ok = httpx.get(base + "/healthz", timeout=1).status_code == 200
             if ok and listens_on(proc.pid, port) is not False:
                 return True
             # another program answers on the port: wait for ours to start or fail

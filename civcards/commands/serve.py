@@ -77,6 +77,34 @@ def register(app: typer.Typer) -> None:
                 envvar="CIVCARDS_WS_MAX_MESSAGE",
             ),
         ] = 16 * 1024,
+        allowed_hosts: Annotated[
+            str | None,
+            typer.Option(
+                "--allowed-hosts",
+                help="Host names the server answers, comma-separated (*.example.org for "
+                "subdomains, * for any; 400 otherwise). Default: the loopback names when "
+                "listening on a loopback address, else any.",
+                envvar="CIVCARDS_ALLOWED_HOSTS",
+            ),
+        ] = None,
+        allowed_origins: Annotated[
+            str | None,
+            typer.Option(
+                "--allowed-origins",
+                help="Other origins whose pages may open the WebSocket, comma-separated "
+                "(https://play.example.org); the server's own host is always allowed.",
+                envvar="CIVCARDS_ALLOWED_ORIGINS",
+            ),
+        ] = None,
+        trust_proxy: Annotated[
+            bool,
+            typer.Option(
+                "--trust-proxy",
+                help="Believe the proxy's X-Forwarded-Host (the Host and Origin checks use it). "
+                "Only when the server can be reached through the proxy alone.",
+                envvar="CIVCARDS_TRUST_PROXY",
+            ),
+        ] = False,
     ) -> None:
         """Run the web table: play in the browser or over the HTTP API (/docs)."""
         try:
@@ -84,6 +112,7 @@ def register(app: typer.Typer) -> None:
 
             from ..server import create_app
             from ..server.limits import Limits
+            from ..server.security import Security
         except ImportError as e:
             typer.echo(
                 f"error: the web table needs the 'web' extra (pip install 'civcards[web]'): {e}",
@@ -119,6 +148,14 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
+        security = Security.from_env(
+            {
+                "CIVCARDS_ALLOWED_HOSTS": allowed_hosts or "",
+                "CIVCARDS_ALLOWED_ORIGINS": allowed_origins or "",
+                "CIVCARDS_TRUST_PROXY": "1" if trust_proxy else "",
+            },
+            listen=host,
+        )
         try:
             application = create_app(
                 db,
@@ -126,6 +163,7 @@ def register(app: typer.Typer) -> None:
                 allow_seed=allow_seed,
                 redis_url=redis or None,
                 limits=limits,
+                security=security,
             )
         except Exception as e:  # a bad URL: say so without a traceback
             typer.echo(f"error: cannot use the database {db!r}: {e}", err=True)

@@ -36,6 +36,12 @@ from .limits import (
     receive_text,
     tune_gc,
 )
+from .security import (
+    ForwardedHostMiddleware,
+    HostCheckMiddleware,
+    Security,
+    SecurityHeadersMiddleware,
+)
 from .web import add_pages, words
 
 log = logging.getLogger("civcards.server")
@@ -198,11 +204,13 @@ def create_app(
     allow_seed: bool = False,
     redis_url: str | None = None,
     limits: Limits | None = None,
+    security: Security | None = None,
 ) -> FastAPI:
     """The web table over the database at ``db_url`` (migrated on start), with ``limits``
     on what clients send (default: :meth:`Limits.from_env`); with ``redis_url``, one of
     several processes sharing that database (docs/operations.md)."""
     limits = Limits.from_env() if limits is None else limits
+    security = Security.from_env() if security is None else security
     load_extra_games()  # $CIVCARDS_EXTRA_GAMES: games registered at start-up
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
@@ -249,6 +257,17 @@ def create_app(
         exempt=("/healthz", "/readyz"),
         valid_token=server.has_token,
     )
+    # outermost last: the proxy's host first, then every answer's headers (429 and 400
+    # included), then the Host check
+    app.add_middleware(
+        HostCheckMiddleware,
+        allowed_hosts=list(security.allowed_hosts),
+        exempt=("/healthz", "/readyz"),
+    )
+    app.add_middleware(SecurityHeadersMiddleware)
+    if security.trust_proxy:
+        app.add_middleware(ForwardedHostMiddleware)
+    app.state.security = security
     slots = WsSlots(limits)
 
     @app.exception_handler(ApiError)
@@ -501,6 +520,25 @@ def create_app(
         """Live views. The client's first message: {"token": "..."} (or null to watch),
         optionally "lang". Each frame is then {"type": "state", ...its own view}."""
         await websocket.accept()
+        if not security.origin_allowed(
+            websocket.headers.get("origin"), websocket.headers.get("host")
+        ):
+            log.warning(
+                "websocket %s: refused the origin %r",
+                client_address(websocket.scope),
+                websocket.headers.get("origin", "")[:100],
+            )
+            with contextlib.suppress(Exception):
+                await websocket.send_json(
+                    {
+                        "type": "error",
+                        "code": "bad_origin",
+                        "detail": "this table does not accept live views from pages of "
+                        "another site",
+                    }
+                )
+                await websocket.close(code=4403)
+            return
         refused = slots.connect(client_address(websocket.scope))
         if refused is not None:
             with contextlib.suppress(Exception):

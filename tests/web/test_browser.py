@@ -302,24 +302,24 @@ def test_language_switch_and_browser_default(server: ServerProcess, browser: Any
         assert "Art" in page.inner_text("#players")  # Culture is "Art" in French
         assert page.locator("html").get_attribute("lang") == "fr"
         page.select_option("#lang-select", "de")
-        page.wait_for_function("document.documentElement.lang === 'de'")
+        page.wait_for_function("() => document.documentElement.lang === 'de'")
         page.wait_for_function(
-            "document.querySelector('[data-testid=turn]').innerText.includes('Du bist am Zug')"
+            "() => document.querySelector('[data-testid=turn]').innerText.includes('Du bist am Zug')"
         )
         text = page.inner_text("#players")
         assert "Wissenschaft" in text and "Militär" in text
         assert "Nimm Platz" in page.inner_text("#join")  # nothing left in French
         # the move log comes in the new language too (words from the server)
         page.wait_for_function(
-            "!document.querySelector('[data-testid=log]') || !document.querySelector('[data-testid=log]').innerText.includes('End the turn')"
+            "() => !document.querySelector('[data-testid=log]') || !document.querySelector('[data-testid=log]').innerText.includes('End the turn')"
         )
         shot(page, "table-de")
         page.reload()
         page.wait_for_selector("#table[data-moves]")
-        page.wait_for_function("document.documentElement.lang === 'de'")
+        page.wait_for_function("() => document.documentElement.lang === 'de'")
         for code, word in (("es", "Ciencia"), ("pt", "Ciência"), ("en", "Science")):
             page.select_option("#lang-select", code)
-            page.wait_for_function(f"document.documentElement.lang === '{code}'")
+            page.wait_for_function(f"() => document.documentElement.lang === '{code}'")
             assert word in page.inner_text("#players")
     finally:
         ctx.close()
@@ -374,7 +374,7 @@ def test_keyboard_only_turn(server: ServerProcess, context: Any) -> None:
     start = moves(page)
     # it is the seat's turn: the page has put the focus on the hand already
     page.wait_for_function(
-        "(document.activeElement.getAttribute('aria-label') || '').startsWith('Play ')"
+        "() => (document.activeElement.getAttribute('aria-label') || '').startsWith('Play ')"
     )
     page.wait_for_timeout(300)  # no more frames are coming
     page.evaluate("document.activeElement.blur()")

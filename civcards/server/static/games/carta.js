@@ -166,8 +166,8 @@ function renderPlayers() {
       return `<li class="cell d-${d} level-${level}" role="group" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
         <div class="cell-head">${icon(d)}<span class="dname">${esc(domainName(d))}</span></div>
         <div class="count" aria-hidden="true">${n}${level ? `<span class="lv">${esc(t("web.level_short", { n: level }))}</span>` : ""}</div>
-        <div class="track" aria-hidden="true"><div class="fill" style="width:${pct(n)}%"></div>
-          <span class="tick" style="left:${pct(l1)}%" title="L1"></span><span class="tick" style="left:${pct(l2)}%" title="L2"></span></div>
+        <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>
+          <span class="tick" data-left="${pct(l1)}" title="L1"></span><span class="tick" data-left="${pct(l2)}" title="L2"></span></div>
         <div class="need" aria-hidden="true">${l1}·${l2}·${need}♛</div>
         <div class="marks" aria-hidden="true">${marks.map((m) => `<span class="mark ${m.kind}" title="${esc(markText[marks.indexOf(m)])}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" title="${esc(t("term.coin"))}">◉</span>` : ""}</div>
       </li>`;
@@ -181,6 +181,9 @@ function renderPlayers() {
     </article>`);
   }
   $("players").innerHTML = out.join("");
+  // positions set through the CSSOM: the Content-Security-Policy refuses style attributes
+  for (const el of $("players").querySelectorAll("[data-width]")) el.style.width = `${el.dataset.width}%`;
+  for (const el of $("players").querySelectorAll("[data-left]")) el.style.left = `${el.dataset.left}%`;
 }
 
 function cardButton(letter, kind, i, offered) {
