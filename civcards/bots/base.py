@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from itertools import repeat
 from operator import is_
-from collections.abc import Callable
 from typing import Any
 
 from ..game_api import Choice, Game
@@ -96,6 +96,10 @@ class Bot(ABC):
 
     #: the name used on the command line (``greedy``, ``random``, ``ismcts:1s``)
     name: str = "bot"
+    #: the bot's every answer is ``self.rng.choice(decision.choices)`` and it reads
+    #: nothing else (``random``): a driver may then skip the :class:`Decision` and
+    #: draw that choice itself (:func:`uniform_choice`: the same random numbers)
+    uniform: bool = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
@@ -122,6 +126,8 @@ def bot_choice(bot: Bot, game: Game, state: Any) -> Choice:
     seat = state.to_move
     if seat is None:
         raise ValueError("the game is over: nobody is to move")
+    if bot.uniform:
+        return uniform_choice(bot, game, state)
     choices = game.choices(state)
     decision = Decision(seat, choices, observe=lambda: game.observe(state, seat), game=game)
     pick = bot.choose(decision)
@@ -133,6 +139,15 @@ def bot_choice(bot: Bot, game: Game, state: Any) -> Choice:
         pick = bot.choose(decision)
         if not any(map(is_, exp.choices, repeat(pick))):
             _check(bot, pick, exp.choices)
+    return pick
+
+
+def uniform_choice(bot: Bot, game: Game, state: Any) -> Choice:
+    """:func:`bot_choice` for a bot whose ``uniform`` is true: the same pick, drawn with
+    the same random numbers, without a :class:`Decision` (its observation is never read)."""
+    pick: Choice = bot.rng.choice(game.choices(state))
+    while not pick.final:
+        pick = bot.rng.choice(game.expand(state, pick).choices)
     return pick
 
 
@@ -148,4 +163,4 @@ def bot_move(bot: Bot, game: Game, state: Any) -> str:
     return bot_choice(bot, game, state).text
 
 
-__all__ = ["Bot", "BotError", "Decision", "bot_choice", "bot_move"]
+__all__ = ["Bot", "BotError", "Decision", "bot_choice", "bot_move", "uniform_choice"]

@@ -14,6 +14,7 @@ class RandomBot(Bot):
     """
 
     name = "random"
+    uniform = True
 
     def choose(self, decision: Decision) -> Choice:
         return self.rng.choice(decision.choices)

@@ -72,25 +72,22 @@ def multisets(counts: tuple[int, ...], k: int) -> tuple[str, ...]:
     >>> multisets((2, 0, 0, 1, 0, 0), 2)
     ('MM', 'MS')
     """
-    out: list[str] = []
-
-    def rec(d: int, k: int, prefix: str) -> None:
-        if k == 0:
-            out.append(prefix)
-            return
-        if d == 6:
-            return
-        # cards still available from domain d onwards
-        for take in range(min(k, counts[d]), -1, -1):
-            rec(d + 1, k - take, prefix + LETTERS[d] * take)
-
-    if 0 <= k <= sum(counts):
-        rec(0, k, "")
-    return tuple(sorted(out, key=_canon_key))
-
-
-def _canon_key(s: str) -> tuple[int, ...]:
-    return tuple(LETTER_INDEX[c] for c in s)
+    if not 0 <= k <= sum(counts):
+        return ()
+    # domain by domain, the most cards of a domain first: canonical order as it is built
+    # (a list holding more cards of an earlier domain comes first)
+    level: list[tuple[str, int]] = [("", k)]
+    left = sum(counts)
+    for d in range(6):
+        c = counts[d]
+        left -= c  # cards of the domains after d
+        letter = LETTERS[d]
+        nxt: list[tuple[str, int]] = []
+        for prefix, need in level:
+            for take in range(min(need, c), max(0, need - left) - 1, -1):
+                nxt.append((prefix + letter * take, need - take))
+        level = nxt
+    return tuple([prefix for prefix, _ in level])
 
 
 def _sub(counts: list[int], cards: str) -> bool:
@@ -532,6 +529,34 @@ class GameState:
                         self._inspiration_moves(s, out)
         out.append(END)
         return out
+
+    def _step_moves(self, kind: str, seat: int = -1) -> tuple[Move, ...]:
+        """The ``discovery`` moves, or the ``inquisition`` moves against ``seat``, of
+        :meth:`_generate`: the same moves in the same order (none when not legal now)."""
+        if self.phase != EFFECTS:
+            return ()
+        me = self.active
+        area = self.areas[me]
+        hand = self.hands[me]
+        if kind == "discovery":
+            if not area[SCIENCE] or self.used_disc & 8:
+                return ()
+            deck = self.deck
+            k = 5 if len(deck) >= 5 else len(deck)
+            pool_l = hand[:]
+            for i in range(1, k + 1):
+                pool_l[deck[-i]] += 1
+            return _choice_moves("discovery", tuple(pool_l), k)
+        if kind != "inquisition" or not area[RELIGION] or self.used_disc & 2:
+            return ()
+        if seat == me or not 0 <= seat < self.n:
+            return ()
+        target = self.hands[seat]
+        k = sum(target)
+        if k == 0:
+            return (_INQUISITION_EMPTY[seat],)
+        pool = tuple([hand[d] + target[d] for d in range(6)])
+        return _choice_moves("inquisition", pool, k, seat)
 
     def _inspiration_moves(self, s: int, out: list[Move]) -> None:
         other = self.areas[s]

@@ -25,7 +25,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..bots import make_bot
 from ..bots.base import bot_choice
-from ..game_api import DEFAULT_GAME, Game, GameError, get_game
+from ..game_api import DEFAULT_GAME, Choice, Game, GameError, get_game
 
 
 class Indexed(Protocol):
@@ -220,6 +220,7 @@ def play_game(cfg: SimConfig, i: int, game: Game | None = None) -> GameResult:
         options=cfg.options,
         records=cfg.records,
         rows=cfg.rows,
+        timing=False,
     )
 
 
@@ -233,11 +234,13 @@ def play_seated(
     records: bool = False,
     rows: bool = False,
     bot_seed: int | None = None,
+    timing: bool = True,
 ) -> GameResult:
     """Play one game dealt from ``gseed`` with the bot ``seats[s]`` at seat ``s``.
 
     The bot of seat ``s`` is seeded ``bot_seed + 1 + s`` (``bot_seed`` defaults
-    to ``gseed``). The time each bot takes to choose its moves is measured.
+    to ``gseed``). With ``timing`` the time each bot takes to choose its moves
+    is measured (``think``; else zeros).
     """
     seats = list(seats)
     players = len(seats)
@@ -249,17 +252,27 @@ def play_seated(
     decisions = [0] * players
     clock = time.perf_counter
     apply = game.apply_choice
-    moves = 0
+    choices = game.choices
+    expand = game.expand
+    # a uniform bot's pick is drawn here (the same random numbers as its own choose)
+    draw = [b.rng.choice if b.uniform else None for b in bots]
     start = state.to_move
     seat = start
     while seat is not None:
-        t0 = clock()
-        choice = bot_choice(bots[seat], game, state)
-        think[seat] += clock() - t0
+        t0 = clock() if timing else 0.0
+        pick = draw[seat]
+        if pick is not None:
+            choice: Choice = pick(choices(state))
+            while not choice.final:
+                choice = pick(expand(state, choice).choices)
+        else:
+            choice = bot_choice(bots[seat], game, state)
+        if timing:
+            think[seat] += clock() - t0
         decisions[seat] += 1
         apply(state, choice)
-        moves += 1
         seat = state.to_move
+    moves = sum(decisions)
     result = game.result(state)
     winners = list(result.winners) if result is not None else []
     record = None

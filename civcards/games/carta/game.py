@@ -41,47 +41,63 @@ def move_text(m: Move) -> str:
     return t
 
 
-#: the final choice of each move that is never a hidden step, memoised (choices are immutable)
-_CHOICE: dict[Move, Choice] = {}
 _BY_TEXT = attrgetter("text")
-
-
-def _choice(m: Move) -> Choice:
-    if len(_CHOICE) > 200_000:
-        _CHOICE.clear()
-    c = _CHOICE[m] = _STEP_OR_CHOICE[m] = Choice(move_text(m), move=m)
-    return c
-
-
-#: the memoised choices of every move, Discovery and Inquisition as their hidden steps
-#: (true while the deck has cards: a Discovery of an empty deck is a whole move)
-_STEP_OR_CHOICE: dict[Move, Choice] = {}
-
-
-def _step(m: Move, step: Choice) -> Choice:
-    if len(_STEP_OR_CHOICE) > 400_000:
-        _STEP_OR_CHOICE.clear()
-    _STEP_OR_CHOICE[m] = step
-    return step
-
 
 _DISCOVERY_STEP = Choice(f"discovery discard {SECRET_MARK}", final=False, hidden=True)
 _INQUISITION_STEPS = tuple(
     Choice(f"inquisition {s} give {SECRET_MARK}", final=False, hidden=True) for s in range(4)
 )
+#: the seat each hidden step's text names (-1: Discovery)
+_STEP_SEAT = {_DISCOVERY_STEP.text: -1} | {c.text: s for s, c in enumerate(_INQUISITION_STEPS)}
 
 
-def _hidden_step(g: GameState, m: Move) -> str | None:
-    if m.kind == "discovery" and g.deck:
-        return f"discovery discard {SECRET_MARK}"
-    if m.kind == "inquisition" and any(g.hands[m.seat]):
-        return f"inquisition {m.seat} give {SECRET_MARK}"
-    return None
+#: the choice of each move (memoised; choices are immutable)
+_OF_MOVE: dict[Move, Choice] = {}
+
+
+def _choice_of(m: Move) -> Choice:
+    """The choice that stands for ``m``: Discovery and Inquisition are hidden steps when
+    their move names cards (:meth:`GameState._generate` names the cards exactly while
+    the deck, or the target's hand, is not empty), every other move a final choice."""
+    if m.cards and m.kind in HIDDEN_KINDS:
+        c = _DISCOVERY_STEP if m.kind == "discovery" else _INQUISITION_STEPS[m.seat]
+    else:
+        c = Choice(move_text(m), move=m)
+    if len(_OF_MOVE) > 400_000:
+        _OF_MOVE.clear()
+    _OF_MOVE[m] = c
+    return c
+
+
+def _choices_of(moves: list[Move]) -> list[Choice]:
+    """The choices of the generated ``moves``: one each, a hidden step once, sorted."""
+    out = list(map(_OF_MOVE.get, moves))
+    if not all(out):
+        out = [c or _choice_of(m) for c, m in zip(out, moves, strict=True)]
+    cs: list[Choice] = out  # type: ignore[assignment]
+    for c in cs:
+        if not c.final:
+            # a step stands for many moves: once each (the same object)
+            cs = list({id(c): c for c in cs}.values())
+            break
+    cs.sort(key=_BY_TEXT)
+    return cs
 
 
 def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
     """:func:`carta.expand` (the same reveal, the same moves in the same order), with each
     full move's value attached (so that it is applied without parsing it again)."""
+    seat = _STEP_SEAT.get(text)
+    if seat is not None and not g.finished:
+        # a step as :meth:`CartaGame.choices` writes it: its moves without the others
+        if seat < 0:
+            if g.deck:
+                k = min(5, len(g.deck))
+                reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
+                return reveal, _full_moves(g._step_moves("discovery"), text)
+        elif seat < g.n and any(g.hands[seat]):
+            reveal = counts_to_str(g.hands[seat])
+            return reveal, _full_moves(g._step_moves("inquisition", seat), text)
     words = text.split()
     kind = words[0] if words else ""
     if g.finished or kind not in HIDDEN_KINDS or _hidden_text(g, kind, words) != text:
@@ -95,12 +111,30 @@ def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
         seat = int(words[1])
         reveal = counts_to_str(g.hands[seat])
         moves = [m for m in g._generate() if m.kind == "inquisition" and m.seat == seat]
+    return reveal, _full_moves(moves, text)
+
+
+#: the sorted final choices of each list of moves below a hidden step, memoised
+_FULL_LISTS: dict[tuple[Move, ...], tuple[Choice, ...]] = {}
+
+
+def _full_moves(moves: Sequence[Move], text: str) -> list[Choice]:
     if not moves:
         raise ValueError(f"{text!r} is not a choice now")
+    key = tuple(moves)
+    hit = _FULL_LISTS.get(key)
+    if hit is not None:
+        return list(hit)
     full = [_FULL.get(m) or _full(m) for m in moves]
     full.sort(key=_BY_TEXT)
-    return reveal, full
+    if len(_FULL_LISTS) > 50_000:
+        _FULL_LISTS.clear()
+    _FULL_LISTS[key] = tuple(full)
+    return full
 
+
+#: the choices of each list of generated moves (:meth:`CartaGame.choices`), memoised
+_BY_MOVES: dict[tuple[Move, ...], tuple[Choice, ...]] = {}
 
 #: the final choices below a hidden step, memoised
 _FULL: dict[Move, Choice] = {}
@@ -230,46 +264,19 @@ class CartaGame:
         return state.legal_strings()
 
     def choices(self, state: GameState) -> list[Choice]:
-        if state.finished:
-            return []
-        moves = state._generate()
-        # every move seen before, none a hidden step: their memoised choices, sorted
-        fast = list(map(_CHOICE.get, moves))
-        if all(fast):
-            if len(fast) > 1:
-                fast.sort(key=_BY_TEXT)
-            return fast  # type: ignore[return-value]
-        if state.deck:
-            # every move seen before, Discovery and Inquisition as their hidden steps
-            fast = list(map(_STEP_OR_CHOICE.get, moves))
-            if all(fast):
-                # a step stands for many moves: once each (the same object)
-                ids = dict(zip(map(id, fast), fast, strict=True))
-                out: list[Choice] = list(ids.values())  # type: ignore[arg-type]
-                out.sort(key=_BY_TEXT)
-                return out
-        seen: dict[str, Choice] = {}
-        memo = _CHOICE.get
-        deck = bool(state.deck)
-        hands = state.hands
-        for m in moves:
-            k = m.kind
-            if k in HIDDEN_KINDS:
-                # Discovery and Inquisition are hidden steps or not, as the state says
-                if k == "discovery" and deck:
-                    c = _step(m, _DISCOVERY_STEP)
-                elif k == "inquisition" and any(hands[m.seat]):
-                    # the cards it gives back are there exactly when the target's hand is not
-                    step = _INQUISITION_STEPS[m.seat]
-                    c = _step(m, step) if m.cards else step
-                else:
-                    c = Choice(move_text(m), move=m)
-            else:
-                c = memo(m) or _choice(m)
-            t = c.text
-            if t not in seen:
-                seen[t] = c
-        return [seen[k] for k in sorted(seen)]
+        # the choices are a function of the generated moves alone (in their order): a
+        # Discovery or Inquisition is a hidden step exactly when its move names cards
+        # (the deck, the target's hand is not empty), so they are memoised by it
+        moves = state._generate()  # none once the game is over
+        key = tuple(moves)
+        hit = _BY_MOVES.get(key)
+        if hit is not None:
+            return list(hit)
+        out = _choices_of(moves)
+        if len(_BY_MOVES) > 100_000:
+            _BY_MOVES.clear()
+        _BY_MOVES[key] = tuple(out)
+        return out
 
     def expand(self, state: GameState, choice: Choice) -> Expansion:
         if choice.final:
