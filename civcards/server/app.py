@@ -101,6 +101,13 @@ class CreateGame(BaseModel):
         le=2**63 - 1,
         description="Only on a server started with --allow-seed (tests): the shuffle's seed.",
     )
+    private: bool = Field(
+        default=True,
+        strict=True,
+        description="A private game (the default: a game among invited friends) is never "
+        "listed in GET /api/games; its seats' holders find it through their links. A public "
+        "game (false) is an open table: listed in the lobby for anyone to watch or join.",
+    )
 
 
 class SeatLink(BaseModel):
@@ -307,9 +314,29 @@ def create_app(
 
     # -- HTTP API ----------------------------------------------------------
 
-    @app.get("/api/games", tags=["games"], summary="The latest games (public facts only)")
-    async def list_games() -> list[dict[str, Any]]:
-        return server.list_games()
+    @app.get(
+        "/api/games",
+        tags=["games"],
+        summary="The latest public games, newest first (private games are never listed)",
+        responses=ERRORS,
+    )
+    async def list_games(
+        limit: Annotated[int, Query(ge=1, le=100, description="How many games.")] = 50,
+        offset: Annotated[
+            int, Query(ge=0, le=10000, description="How many of the newest to skip.")
+        ] = 0,
+        game: Annotated[
+            str | None, Query(max_length=40, description="Only games of this game (its name).")
+        ] = None,
+        status: Annotated[
+            Literal["open", "playing", "finished"] | None,
+            Query(
+                description="Only games being played with a human seat free (open), being "
+                "played (playing) or over (finished)."
+            ),
+        ] = None,
+    ) -> list[dict[str, Any]]:
+        return server.list_games(limit, offset, game=game, status=status)
 
     @app.post(
         "/api/games",
@@ -325,6 +352,7 @@ def create_app(
             options=body.options,
             seats=[s.model_dump() for s in body.seats],
             seed=body.seed,
+            private=body.private,
         )
         server.kick_bots(live)
         links = []

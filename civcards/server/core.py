@@ -173,6 +173,8 @@ class Live:
     bot_task: asyncio.Task[None] | None = None
     #: the bots' randomness is drawn from it (:func:`bot_seed`); shown once the game is over
     bot_secret: str | None = None
+    #: listed only to those holding one of its seats (the lobby lists public games)
+    private: bool = False
     # when a move was last added (stored here or read from the database): bot take-over
     changed_at: float = field(default_factory=time.monotonic)
     # another process announced a change: a refresh is due / running
@@ -191,6 +193,7 @@ class Live:
             "players": len(self.seats),
             "options": dict(self.options),
             "status": "finished" if self.finished else "playing",
+            "private": self.private,
             "seats": [s.public(i) for i, s in enumerate(self.seats)],
             "move_number": len(self.moves),
             "to_move": self.state.to_move,
@@ -401,6 +404,7 @@ class TableServer:
                 rematch_id=row.rematch_id,
                 # a game stored before the secret existed: its id, as then
                 bot_secret=row.bot_secret or row.id,
+                private=bool(row.private),
             )
         self.games[game_id] = live
         self._index(live)
@@ -492,11 +496,33 @@ class TableServer:
         for gid in list(self.games):
             self.notice(gid)
 
-    def list_games(self, limit: int = 50) -> list[dict[str, Any]]:
-        with Session(self.engine) as s:
-            ids = list(
-                s.scalars(select(GameRow.id).order_by(GameRow.created_at.desc()).limit(limit))
+    def list_games(
+        self,
+        limit: int = 50,
+        offset: int = 0,
+        *,
+        game: str | None = None,
+        status: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The public games, newest first: ``limit`` of them from ``offset``, of the game
+        ``game`` only, with the ``status`` ``open`` (being played, a human seat free),
+        ``playing`` or ``finished``. Private games are never listed."""
+        q = select(GameRow.id).where(GameRow.private.is_(False))
+        if game:
+            q = q.where(GameRow.kind == game)
+        if status in ("playing", "finished"):
+            q = q.where(GameRow.status == status)
+        elif status == "open":
+            free = (
+                select(SeatRow.seat)
+                .where(SeatRow.game_id == GameRow.id)
+                .where(SeatRow.kind == "human")
+                .where(SeatRow.token_hash.is_(None))
             )
+            q = q.where(GameRow.status == "playing").where(free.exists())
+        q = q.order_by(GameRow.created_at.desc(), GameRow.id).offset(offset).limit(limit)
+        with Session(self.engine) as s:
+            ids = list(s.scalars(q))
         out = []
         for gid in ids:
             try:
@@ -517,6 +543,7 @@ class TableServer:
         seed: int | None = None,
         rematch_of: str | None = None,
         issue_tokens: bool = True,
+        private: bool = True,
     ) -> tuple[Live, dict[int, str]]:
         """Create a game of the registered game ``kind``; returns it and the tokens of its
         human seats (shown once). The set-up is checked by the game alone
@@ -608,6 +635,7 @@ class TableServer:
                     created_at=created,
                     rematch_of=rematch_of,
                     bot_secret=bot_secret,
+                    private=private,
                 )
             )
             s.flush()
@@ -635,6 +663,7 @@ class TableServer:
             created_at=created,
             rematch_of=rematch_of,
             bot_secret=bot_secret,
+            private=private,
         )
         self.games[gid] = live
         self._index(live)
@@ -807,6 +836,7 @@ class TableServer:
                     ],
                     rematch_of=live.id,
                     issue_tokens=False,
+                    private=live.private,
                 )
                 # only the first rematch counts (another process may have made one meanwhile)
                 with Session(self.engine) as s, s.begin():

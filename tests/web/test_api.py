@@ -57,7 +57,11 @@ def to_move_token(st: dict[str, Any], tokens: list[str]) -> str:
 
 
 def test_create_gives_tokens_only_to_human_seats(server: ServerProcess) -> None:
-    g = server.create(players=3, seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}])
+    g = server.create(
+        players=3,
+        seats=[{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}],
+        private=False,  # listed
+    )
     assert [s["token"] is not None for s in g["seats"]] == [True, False, True]
     assert g["seats"][0]["token"] != g["seats"][2]["token"]
     assert g["seats"][0]["invite"].endswith("&token=" + g["seats"][0]["invitation"])

@@ -35,7 +35,9 @@ def public_id_guess(gid: str, seat: int, n: int) -> int:
 
 def test_bot_moves_come_from_a_secret_shown_once_the_game_is_over(server: ServerProcess) -> None:
     # while a game is played, its secret is nowhere
-    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
+    g = server.create(
+        players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], private=False
+    )
     info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
     assert info["status"] == "playing" and info["bot_secret"] is None
     listed = httpx.get(f"{server.base}/api/games").text

@@ -72,7 +72,12 @@ def test_postgres_game_is_stored_and_survives_a_crash(pg_server: ServerProcess) 
 
 def test_postgres_full_game_record_replays(pg_server: ServerProcess) -> None:
     server = pg_server
-    g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=12)
+    g = server.create(
+        players=2,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}],
+        seed=12,
+        private=False,  # listed
+    )
     gid, tok = g["id"], g["seats"][0]["token"]
     play_random(server, gid, [tok, None], random.Random(6), 2000)
     final = state(server, gid, tok)

@@ -87,7 +87,9 @@ function renderOptions() {
       const spec = k.options.find((o) => o.name === el.dataset.opt);
       const v = spec.kind === "bool" ? el.checked : spec.kind === "int" ? Number(el.value) : el.value;
       currentOptions();
-      optionValues[k.name][spec.name] = v;
+      // a number field cleared: the option's default again (e.g. no hand limit), never 0
+      if (spec.kind === "int" && el.value.trim() === "") delete optionValues[k.name][spec.name];
+      else optionValues[k.name][spec.name] = v;
       checkSetup();
     });
   }
@@ -143,7 +145,8 @@ form.addEventListener("submit", async (e) => {
     if (s.kind === "human") return { kind: "human", name };
     return { kind: "bot", bot: s.kind.split(":")[1], name };
   });
-  const body = { game: kind().name, players: n, options: currentOptions(), seats };
+  const body = { game: kind().name, players: n, options: currentOptions(), seats,
+    private: !document.getElementById("public").checked };
   const r = await api("POST", "/api/games", { body });
   if (!r.ok) {
     errorBox.textContent = errorText(r.data);
@@ -233,7 +236,7 @@ async function renderMine() {
 
 async function renderAll() {
   const ul = document.getElementById("all-games");
-  const r = await api("GET", "/api/games");
+  const r = await api("GET", "/api/games?limit=30");
   if (!r.ok || !r.data.length) {
     ul.innerHTML = `<li class="muted">${esc(t("web.no_games"))}</li>`;
     return;
