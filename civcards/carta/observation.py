@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .cards import LETTERS, counts_to_str
+from .cards import LETTER_INDEX, LETTERS, counts_to_str
 from .game import OVER, GameState
 from .moves import Move, format_move
 
@@ -139,41 +139,73 @@ def observe(g: GameState, seat: int | None) -> Observation:
 
 
 def _observe(g: GameState, seat: int) -> Observation:
+    # the same values as ``Observation(seat=..., ...)``, built without the frozen
+    # dataclass's per-field ``object.__setattr__`` (a bot observes at every decision)
     in_draft = g.phase == "draft"
     own = seat >= 0
-    return Observation(
-        seat=seat,
-        players=g.n,
-        deal=g.deal,
-        teams=g.teams,
-        start=g.start,
-        thresholds=g.thresholds,
-        phase=g.phase,
-        to_move=g.to_move,
-        turn=g.turn,
-        deck_size=len(g.deck),
-        era=g.era,
-        last_round=g.last_round,
-        hand=counts_to_str(g.hands[seat]) if own else "",
-        hand_sizes=[sum(h) for h in g.hands],
-        hand_limits=[g.hand_size(s) for s in range(g.n)],
-        areas=[counts_to_str(a) for a in g.areas],
-        discard=counts_to_str(g.discard),
-        markers=markers_json(g),
-        coin=coin_json(g),
-        used_effects=list(g.used_log),
-        draft_packet=counts_to_str(g.draft_hold[seat]) if in_draft and own else "",
-        draft_centre=counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else "",
-        learned=[list(e) for e in g.learned[seat]] if own else [],
-        known_in_hands=known_in_hands(g, seat),
-        history=list(_views(g).texts[seat]),
-        movers=list(g.movers),
-        finished=g.phase == OVER,
-        winners=list(g.winners),
-        victory=g.victory,
-        victory_domain=None if g.victory_domain is None else LETTERS[g.victory_domain],
-        points=None if g.points is None else list(g.points),
+    views = _views(g)
+    n = g.n
+    hands = g.hands
+    known = [c[:] for c in views.known[seat]]
+    if own:
+        known[seat] = list(hands[seat])
+    obs = object.__new__(Observation)
+    object.__setattr__(
+        obs,
+        "__dict__",
+        {
+            "seat": seat,
+            "players": n,
+            "deal": g.deal,
+            "teams": g.teams,
+            "start": g.start,
+            "thresholds": g.thresholds,
+            "phase": g.phase,
+            "to_move": g.to_move,
+            "turn": g.turn,
+            "deck_size": len(g.deck),
+            "era": g.era,
+            "last_round": g.last_round,
+            "hand": _cards(hands[seat]) if own else "",
+            "hand_sizes": [sum(h) for h in hands],
+            "hand_limits": [g.hand_size(s) for s in range(n)],
+            "areas": [_cards(a) for a in g.areas],
+            "discard": _cards(g.discard),
+            "markers": markers_json(g) if g.markers else [],
+            "coin": coin_json(g),
+            "used_effects": list(g.used_log),
+            "draft_packet": counts_to_str(g.draft_hold[seat]) if in_draft and own else "",
+            "draft_centre": (
+                counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else ""
+            ),
+            "learned": [list(e) for e in g.learned[seat]] if own else [],
+            "known_in_hands": [_cards(c) for c in known],
+            "history": list(views.texts[seat]),
+            "movers": list(g.movers),
+            "finished": g.phase == OVER,
+            "winners": list(g.winners),
+            "victory": g.victory,
+            "victory_domain": None if g.victory_domain is None else LETTERS[g.victory_domain],
+            "points": None if g.points is None else list(g.points),
+            "extra": {},
+        },
     )
+    assert len(obs.__dict__) == len(_OBS_FIELDS)  # every field, as the dataclass has them
+    return obs
+
+
+#: the card list of each vector of counts (memoised: observing writes many)
+_CARDS: dict[tuple[int, ...], str] = {}
+
+
+def _cards(counts: list[int]) -> str:
+    key = tuple(counts)
+    out = _CARDS.get(key)
+    if out is None:
+        if len(_CARDS) > 100_000:
+            _CARDS.clear()
+        out = _CARDS[key] = counts_to_str(counts)
+    return out
 
 
 def known_in_hands(g: GameState, seat: int) -> list[str]:
@@ -212,33 +244,54 @@ def _views(g: GameState) -> _Views:
     if v.upto == len(g.history):
         return v
     # the hand each Inquisition took, by the index of its move (engine-side data,
-    # used only for the seats that saw it)
-    olds = {e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"}
-    for i in range(v.upto, len(g.history)):
-        m = g.history[i]
+    # used only for the seats that saw it; gathered when first needed)
+    olds: dict[Any, Any] | None = None
+    history = g.history
+    texts = list(v.texts.items())
+    knowns = list(v.known.items())
+    for i in range(v.upto, len(history)):
+        m = history[i]
         who = g.movers[i]
-        for seat, lst in v.texts.items():
-            lst.append(public_move_text(g, i, seat if seat >= 0 else None))
+        # as :func:`public_move_text` writes it for each seat
+        text = _text(m)
+        if m.kind == "keep":
+            for seat, lst in texts:
+                lst.append(text if seat == who else "keep ?")
+        elif m.kind == "inquisition" and m.cards:
+            secret = f"inquisition {m.seat} give {SECRET_MARK}"
+            for seat, lst in texts:
+                lst.append(text if seat in (who, m.seat) else secret)
+        else:
+            for _, lst in texts:
+                lst.append(text)
         if m.kind == "inspiration" and m.copy is not None:
             m = m.copy
         k = m.kind
-        for seat, known in v.known.items():
-            kn = known[who]
-            if k in ("play", "assassination", "purge", "discovery"):
-                _minus(kn, m.cards)
-            elif k in ("development", "monopoly"):
-                _minus(kn, m.more)
-            elif k in ("experiment", "research"):
+        if k in ("play", "assassination", "purge", "discovery"):
+            for _, known in knowns:
+                _minus(known[who], m.cards)
+        elif k in ("development", "monopoly"):
+            for _, known in knowns:
+                _minus(known[who], m.more)
+        elif k in ("experiment", "research"):
+            for _, known in knowns:
+                kn = known[who]
                 _plus(kn, m.cards)
                 _minus(kn, m.more)
-            elif k in ("oligarchy", "republic"):
-                _plus(kn, m.cards)
-            elif k == "inquisition" and m.cards:
-                t = m.seat
-                give = _counts(m.cards)
+        elif k in ("oligarchy", "republic"):
+            for _, known in knowns:
+                _plus(known[who], m.cards)
+        elif k == "inquisition" and m.cards:
+            t = m.seat
+            give = _counts(m.cards)
+            for seat, known in knowns:
                 if seat == who:
-                    known[t] = give
+                    known[t] = give[:]
                 elif seat == t:
+                    if olds is None:
+                        olds = {
+                            e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"
+                        }
                     old = _counts(str(olds[i]))
                     known[who] = [max(0, known[who][d] + old[d] - give[d]) for d in range(6)]
                 else:
@@ -284,20 +337,33 @@ def _fold_draft(g: GameState, v: _Views) -> None:
 def _counts(cards: str) -> list[int]:
     out = [0] * 6
     for ch in cards:
-        out[LETTERS.index(ch)] += 1
+        out[LETTER_INDEX[ch]] += 1
+    return out
+
+
+#: the notation of each move of a history (memoised: every seat's view writes it)
+_TEXTS: dict[Move, str] = {}
+
+
+def _text(m: Move) -> str:
+    out = _TEXTS.get(m)
+    if out is None:
+        if len(_TEXTS) > 100_000:
+            _TEXTS.clear()
+        out = _TEXTS[m] = format_move(m)
     return out
 
 
 def _minus(kn: list[int], cards: str) -> None:
     for ch in cards:
-        d = LETTERS.index(ch)
+        d = LETTER_INDEX[ch]
         if kn[d]:
             kn[d] -= 1
 
 
 def _plus(kn: list[int], cards: str) -> None:
     for ch in cards:
-        kn[LETTERS.index(ch)] += 1
+        kn[LETTER_INDEX[ch]] += 1
 
 
 def _hidden_prefix(g: GameState, m: Move) -> str | None:

@@ -76,6 +76,24 @@ def progress(a: int, target: int) -> float:
     return PROGRESS * x * x * x
 
 
+#: rows of :func:`progress` by target, for counts in ``range(-_SPAN, _SPAN)`` (a negative
+#: count reads the row from its end, where the values of negative counts are)
+_SPAN = 128
+_ROWS: list[list[float]] = []
+
+
+def _row(t: int) -> list[float]:
+    """``progress(a, t)`` for every count ``a``: ``_row(t)[a]`` (the same floats)."""
+    while len(_ROWS) <= t:
+        u = len(_ROWS)
+        _ROWS.append([progress(a, u) for a in range(_SPAN)] + [0.0] * _SPAN)
+    return _ROWS[t]
+
+
+#: ``HAND_DISCOUNT ** (j + 1)`` for j cards already in hand
+_DISCOUNTS = tuple(HAND_DISCOUNT ** (j + 1) for j in range(64))
+
+
 class Local:
     """A small mutable picture of the game as one seat sees it."""
 
@@ -193,12 +211,16 @@ def unseen(st: Local) -> list[int]:
 
 def draw_weights(st: Local) -> list[float]:
     """The chance of each domain for the next card drawn (the current era's mix)."""
-    era = st.era
+    return list(_draw_weights(st.era))
+
+
+@lru_cache(maxsize=16)
+def _draw_weights(era: int | None) -> tuple[float, ...]:
     if era is None:
-        return [0.0] * 6
+        return (0.0,) * 6
     comp = ERA_COMPOSITION[era]
     tot = sum(comp)
-    return [c / tot for c in comp]
+    return tuple([c / tot for c in comp])
 
 
 def hand_size(st: Local) -> int:
@@ -209,51 +231,60 @@ def hand_size(st: Local) -> int:
 
 def card_values(st: Local) -> list[float]:
     """What one more card of each domain in hand is worth to the seat now."""
-    a = st.areas[st.me]
-    h = st.hand
-    heg = st.thr[2]
-    dem = st.dem[st.me]
+    return _card_values(st.areas[st.me], st.hand, st.dem[st.me], st.thr[2])
+
+
+def _card_values(a: list[int], h: list[int], dem: list[int], heg: int) -> list[float]:
     out = [0.0] * 6
     for d in range(6):
-        t = heg + dem[d]
+        row = _row(heg + dem[d])
         k = a[d] + h[d]
-        out[d] = HAND_DISCOUNT ** (h[d] + 1) * (progress(k + 1, t) - progress(k, t))
+        out[d] = _DISCOUNTS[h[d]] * (row[k + 1] - row[k])
     return out
 
 
-def evaluate(st: Local) -> float:
-    """How good the position is for the seat, at the end of its turn."""
-    me = st.me
-    n = st.n
-    l1, l2, heg = st.thr
-    area = st.areas[me]
-    hand = st.hand
-    dem = st.dem
+# The evaluation is memoised in parts, each a pure function of a few counts computed
+# by the same operations in the same order as ever (so the same floats, bit for bit):
+# the seat's own domains, hand, refill value and levels; each other seat's progress;
+# the majority margin. The keys are flat tuples of small ints.
+
+#: (thresholds, era, own area, hand, own Democracy markers) -> (progress and hand, the
+#: value of one refilled card, the permanent levels' bonus)
+_MINE: dict[tuple[int | None, ...], tuple[float, float, float]] = {}
+#: (hegemony threshold, a seat's area, Democracy, known cards, Embargo) -> its progress
+_SEAT: dict[tuple[int, ...], float] = {}
+#: (team game, seat, every area) -> the seat's majority margin
+_MARGIN: dict[tuple[int, ...], float] = {}
+_MEMO_MAX = 200_000
+
+
+def _mine(
+    area: list[int], hand: list[int], dem: list[int], thr: tuple[int, int, int], era: int | None
+) -> tuple[float, float, float]:
+    l1, l2, heg = thr
     v = 0.0
     # hegemony progress (R21), and the hand's share of it
     for d in range(6):
-        t = heg + dem[me][d]
+        t = heg + dem[d]
+        row = _row(t)
         a = area[d]
         if a >= t:
             v += WIN
-        v += progress(a, t)
+        v += row[a]
         k = hand[d]
         if k:
             f = HAND_DISCOUNT
-            prev = progress(a, t)
+            prev = row[a]
             for i in range(1, k + 1):
-                cur = progress(a + i, t)
+                cur = row[a + i]
                 v += f * (cur - prev)
                 prev = cur
                 f *= HAND_DISCOUNT
-    # empty hand slots are refilled at phase 3 (R13)
-    slots = hand_size(st) - sum(hand)
-    if slots > 0 and st.deck > 0:
-        w = draw_weights(st)
-        cv = card_values(st)
-        v += min(slots, st.deck) * sum(w[d] * cv[d] for d in range(6))
-    # the engine: permanent levels, Culture majority
-    fade = min(1.0, st.deck / 40.0) + 0.1
+    # what one card drawn at phase 3 is worth (R13)
+    w = _draw_weights(era)
+    cv = _card_values(area, hand, dem, heg)
+    refill = sum(w[d] * cv[d] for d in range(6))
+    # the engine: permanent levels
     eng = 0.0
     for d in (M, R, E, S, U):
         c = area[d]
@@ -261,23 +292,59 @@ def evaluate(st: Local) -> float:
             eng += LEVEL_BONUS[d][1]
         elif c >= l1:
             eng += LEVEL_BONUS[d][0]
+    if len(_MINE) > _MEMO_MAX:
+        _MINE.clear()
+    out = _MINE[(*thr, era, *area, *hand, *dem)] = (v, refill, eng)
+    return out
+
+
+def evaluate(st: Local) -> float:
+    """How good the position is for the seat, at the end of its turn."""
+    me = st.me
+    n = st.n
+    thr = st.thr
+    areas = st.areas
+    area = areas[me]
+    hand = st.hand
+    dem = st.dem
+    era = st.era
+    parts = _MINE.get((*thr, era, *area, *hand, *dem[me]))
+    if parts is None:
+        parts = _mine(area, hand, dem[me], thr, era)
+    v, refill, eng = parts
+    # empty hand slots are refilled at phase 3 (R13)
+    deck = st.deck
+    c = area[R]
+    size = 7 if c >= thr[1] else 5 if c >= thr[0] else 3
+    if st.copied_hand > size:
+        size = st.copied_hand
+    slots = size - sum(hand)
+    if slots > 0 and deck > 0:
+        v += min(slots, deck) * refill
+    # the engine: permanent levels, Culture majority
+    fade = min(1.0, deck / 40.0) + 0.1
     mine_c = area[C]
-    if mine_c and all(st.areas[s][C] < mine_c for s in range(n) if s != me):
+    if mine_c and all(areas[s][C] < mine_c for s in range(n) if s != me):
         eng += CULTURE_BONUS
     v += eng * fade
     # the other players' progress (team-mates' on the bot's side, R24)
     threat = 0.0
     ally = 0.0
+    heg = thr[2]
+    teams = st.teams
     for s in range(n):
         if s == me:
             continue
-        if st.teams and s % 2 == me % 2:
-            ally += _seat_progress(st, s)
+        p = _SEAT.get((heg, *areas[s], *dem[s], *st.known[s], *st.emb[s]))
+        if p is None:
+            p = _seat_progress(st, s)
+        if teams and s % 2 == me % 2:
+            ally += p
         else:
-            threat += _seat_progress(st, s)
+            threat += p
     v += 0.7 * ally - (0.9 if n == 2 else 0.6) * threat
     # majorities (R22), more and more as the deck runs out
-    late = max(0.0, 1.0 - st.deck / 30.0)
+    late = max(0.0, 1.0 - deck / 30.0)
     if st.last_round:
         late = 2.0
     if late > 0.0:
@@ -288,30 +355,49 @@ def evaluate(st: Local) -> float:
 def _seat_progress(st: Local, s: int) -> float:
     heg = st.thr[2]
     other = st.areas[s]
+    dem = st.dem[s]
+    known = st.known[s]
+    emb = st.emb[s]
     best = 0.0
     tot = 0.0
     for d in range(6):
         x = other[d]
         if not x:
             continue
-        t = heg + st.dem[s][d]
-        p = progress(x, t)
-        if st.known[s][d]:
-            p += 0.5 * (progress(x + 1, t) - p)
-        if st.emb[s][d]:
-            p -= 0.6 * (p - progress(x - 1, t))
+        row = _row(heg + dem[d])
+        p = row[x]
+        if known[d]:
+            p += 0.5 * (row[x + 1] - p)
+        if emb[d]:
+            p -= 0.6 * (p - row[x - 1])
         best = max(best, p)
         tot += 0.25 * p
-    return best + tot
+    out = best + tot
+    if len(_SEAT) > _MEMO_MAX:
+        _SEAT.clear()
+    _SEAT[(heg, *other, *dem, *known, *emb)] = out
+    return out
 
 
 def _majority_margin(st: Local) -> float:
     """Majority points of the seat (or its team) minus the best other's (R22, R24)."""
-    pts = majority_points(st.areas, st.teams)
+    areas = st.areas
     me = st.me
-    if st.teams:
-        return float(pts[me % 2] - pts[1 - me % 2])
-    return float(pts[me] - max(pts[s] for s in range(st.n) if s != me))
+    key: list[int] = [st.teams, me]
+    for a in areas:
+        key += a
+    k = tuple(key)
+    out = _MARGIN.get(k)
+    if out is None:
+        pts = majority_points(areas, st.teams)
+        if st.teams:
+            out = float(pts[me % 2] - pts[1 - me % 2])
+        else:
+            out = float(pts[me] - max(pts[s] for s in range(st.n) if s != me))
+        if len(_MARGIN) > _MEMO_MAX:
+            _MARGIN.clear()
+        _MARGIN[k] = out
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -537,19 +623,28 @@ def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
     a = st.areas[st.me]
     heg = st.thr[2]
     dem = st.dem[st.me]
+    # what one more card of each domain adds (only the domain just taken changes)
+    gain = [_keep_gain(a[d], 0, heg + dem[d], d) for d in range(6)]
     for _ in range(max(0, keep)):
         best_d = -1
         best_v = -1.0
         for d in range(6):
             if out[d] < pool[d]:
-                t = heg + dem[d]
-                k = a[d] + out[d]
-                v = HAND_DISCOUNT ** (out[d] + 1) * (progress(k + 1, t) - progress(k, t))
-                if d in (R, S):
-                    v += 0.3  # cards that build the engine
+                v = gain[d]
                 if v > best_v:
                     best_d, best_v = d, v
         if best_d < 0:
             break
-        out[best_d] += 1
+        j = out[best_d] = out[best_d] + 1
+        gain[best_d] = _keep_gain(a[best_d], j, heg + dem[best_d], best_d)
     return out
+
+
+def _keep_gain(a: int, j: int, t: int, d: int) -> float:
+    """The value of keeping one more card of domain ``d`` with ``j`` kept, ``a`` in play."""
+    row = _row(t)
+    k = a + j
+    v = _DISCOUNTS[j] * (row[k + 1] - row[k])
+    if d in (R, S):
+        v += 0.3  # cards that build the engine
+    return v
