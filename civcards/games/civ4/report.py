@@ -908,6 +908,8 @@ def _seat_plot(folder: Path, rows: Sequence[Row]) -> str:
                 yerr=[[x[0] - x[1] for x in sh], [x[2] - x[0] for x in sh]],
                 capsize=3,
             )
+        ax.set_xticks([s + width * (len(variants) - 1) / 2 for s in range(p)])
+        ax.set_xticklabels([str(s) for s in range(p)])
         ax.axhspan(1 / p - _FAIR_BAND, 1 / p + _FAIR_BAND, color="#55a868", alpha=0.2)
         ax.set_title(f"{p} players")
         ax.set_xlabel("seat (0 plays first)")
