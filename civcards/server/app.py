@@ -36,6 +36,18 @@ from .limits import (
     receive_text,
     tune_gc,
 )
+from .models import (
+    WS_MODELS,
+    ExpansionOut,
+    GameOut,
+    JoinOut,
+    KindsOut,
+    OptionsOut,
+    SeatTokenOut,
+    SetupOut,
+    StepExpansionOut,
+    ViewOut,
+)
 from .security import (
     ForwardedHostMiddleware,
     HostCheckMiddleware,
@@ -87,7 +99,7 @@ class CreateGame(BaseModel):
         max_length=40,
         description="The game, by its registered name (GET /api/kinds lists them).",
     )
-    players: int = Field(ge=1, le=MAX_SEATS, description="The number of players.")
+    players: int = Field(ge=1, le=MAX_SEATS, strict=True, description="The number of players.")
     options: dict[str, Any] = Field(
         default_factory=dict,
         max_length=32,
@@ -97,6 +109,7 @@ class CreateGame(BaseModel):
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
     seed: int | None = Field(
         default=None,
+        strict=True,
         ge=0,
         le=2**63 - 1,
         description="Only on a server started with --allow-seed (tests): the shuffle's seed.",
@@ -112,7 +125,7 @@ class CreateGame(BaseModel):
 
 class SeatLink(BaseModel):
     seat: int
-    kind: str
+    kind: Literal["human", "bot"]
     bot: str | None
     name: str
     token: str | None = Field(
@@ -144,6 +157,7 @@ class MoveBody(BaseModel):
         "is answered with its expansion.",
     )
     expected: int = Field(
+        strict=True,
         ge=0,
         le=100000,
         description="The move number this move is meant for (the view's move_number).",
@@ -165,19 +179,19 @@ class MoveResult(BaseModel):
     ok: bool
     applied: str | None = Field(description="The move made, in canonical notation.")
     move_number: int
-    pending: dict[str, Any] | None = Field(
-        description="The hidden step committed to: {option, hidden, reveal, choices}."
+    pending: ExpansionOut | None = Field(
+        description="The hidden step committed to: choose among its choices next."
     )
-    expansion: dict[str, Any] | None = Field(
+    expansion: StepExpansionOut | None = Field(
         default=None,
-        description="A step that hides nothing, expanded: {option, hidden, reveal, choices, "
-        "words} (nothing was stored; send one of its choices).",
+        description="A step that hides nothing, expanded, with its choices' words (nothing "
+        "was stored; send one of its choices with this step in `steps`).",
     )
 
 
 class SetupCheck(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    players: int = Field(ge=1, le=MAX_SEATS)
+    players: int = Field(ge=1, le=MAX_SEATS, strict=True)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
 
 
@@ -319,6 +333,7 @@ def create_app(
         tags=["games"],
         summary="The latest public games, newest first (private games are never listed)",
         responses=ERRORS,
+        response_model=list[GameOut],
     )
     async def list_games(
         limit: Annotated[int, Query(ge=1, le=100, description="How many games.")] = 50,
@@ -361,7 +376,7 @@ def create_app(
             links.append(
                 SeatLink(
                     seat=i,
-                    kind=s.kind,
+                    kind="bot" if s.kind == "bot" else "human",
                     bot=s.bot,
                     name=s.name,
                     token=tok,
@@ -374,6 +389,7 @@ def create_app(
         "/api/kinds",
         tags=["kinds"],
         summary="The games this table hosts: title, player counts, options and bots",
+        response_model=KindsOut,
     )
     async def kinds(lang: LANG = "en") -> dict[str, Any]:
         return {"games": describe_kinds(lang)}
@@ -383,6 +399,7 @@ def create_app(
         tags=["kinds"],
         summary="Check a set-up (player count and options) without creating a game",
         responses=ERRORS,
+        response_model=SetupOut,
     )
     async def check_setup(
         name: Annotated[str, PathParam(max_length=40)], body: SetupCheck
@@ -398,7 +415,11 @@ def create_app(
         return {"ok": True, "game": game.name, "options": opts}
 
     @app.get(
-        "/api/games/{game_id}", tags=["games"], summary="A game's public facts", responses=ERRORS
+        "/api/games/{game_id}",
+        tags=["games"],
+        summary="A game's public facts",
+        responses=ERRORS,
+        response_model=GameOut,
     )
     async def game_info(game_id: GAME_ID) -> dict[str, Any]:
         return server.get(game_id).public()
@@ -408,6 +429,7 @@ def create_app(
         tags=["seats"],
         summary="Take your seat (with its token) and give your name",
         responses=ERRORS,
+        response_model=JoinOut,
     )
     async def join(
         game_id: GAME_ID, x_seat_token: TOKEN = None, body: JoinBody | None = None
@@ -432,6 +454,7 @@ def create_app(
         summary="Claim the seat of an invitation: answers the seat's own token (sent the "
         "seat's own token, answers it again)",
         responses=ERRORS,
+        response_model=SeatTokenOut,
     )
     async def claim(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
         live = server.get(game_id)
@@ -448,6 +471,7 @@ def create_app(
         tags=["seats"],
         summary="Replace your seat's token: the old one (and its links) stops working",
         responses=ERRORS,
+        response_model=SeatTokenOut,
     )
     async def revoke(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
         live = server.get(game_id)
@@ -460,6 +484,7 @@ def create_app(
         tags=["play"],
         summary="The game as your seat sees it (no token: as a spectator)",
         responses=ERRORS,
+        response_model=ViewOut,
     )
     async def state(
         game_id: GAME_ID, x_seat_token: TOKEN = None, lang: LANG = "en"
@@ -473,6 +498,7 @@ def create_app(
         tags=["play"],
         summary="Your legal choices now (empty when it is not your turn)",
         responses=ERRORS,
+        response_model=OptionsOut,
     )
     async def options(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
         live = server.get(game_id)
@@ -504,7 +530,13 @@ def create_app(
         "/api/games/{game_id}/record",
         tags=["games"],
         summary="The game record (NOTATION.md), once the game is over",
-        responses=ERRORS,
+        responses={
+            **ERRORS,
+            200: {
+                "description": "The record: a JSON object in the game's notation.",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            },
+        },
     )
     async def record(game_id: GAME_ID) -> Response:
         live = server.get(game_id)
@@ -692,6 +724,39 @@ def create_app(
             pass
         finally:
             live.subscribers.discard(sub)
+
+    def openapi() -> dict[str, Any]:
+        """The schema, with the WebSocket's frames among its components (WsHello,
+        WsStateFrame, WsErrorFrame): OpenAPI has no place for a WebSocket route."""
+        if app.openapi_schema is None:
+            from fastapi.openapi.utils import get_openapi
+
+            schema = get_openapi(
+                title=app.title,
+                version=app.version,
+                description=app.description,
+                routes=app.routes,
+            )
+            comps = schema.setdefault("components", {}).setdefault("schemas", {})
+            for model in WS_MODELS:
+                js = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                for name, sub in js.pop("$defs", {}).items():
+                    comps.setdefault(name, sub)
+                comps[model.__name__] = js
+            schema["x-websocket"] = {
+                "path": "/ws/{game_id}",
+                "client_messages": {"$ref": "#/components/schemas/WsHello"},
+                "server_frames": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/WsStateFrame"},
+                        {"$ref": "#/components/schemas/WsErrorFrame"},
+                    ]
+                },
+            }
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
     from .health import add_health
 

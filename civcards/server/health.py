@@ -9,13 +9,19 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from .core import DB_DOWN, TableServer
+from .models import HealthOut, ReadyOut
 
 if TYPE_CHECKING:  # redis is needed only by a shared server
     from .bus import Bus
 
 
 def add_health(app: FastAPI, server: TableServer, bus: Bus | None) -> None:
-    @app.get("/healthz", tags=["operations"], summary="Liveness: the process answers")
+    @app.get(
+        "/healthz",
+        tags=["operations"],
+        summary="Liveness: the process answers",
+        response_model=HealthOut,
+    )
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "games_loaded": len(server.games)}
 
@@ -23,7 +29,10 @@ def add_health(app: FastAPI, server: TableServer, bus: Bus | None) -> None:
         "/readyz",
         tags=["operations"],
         summary="Readiness: the database (and Redis, when shared) can be reached",
-        responses={503: {"description": "The database or Redis cannot be reached."}},
+        responses={
+            200: {"model": ReadyOut},
+            503: {"model": ReadyOut, "description": "The database or Redis cannot be reached."},
+        },
     )
     async def readyz() -> JSONResponse:
         checks: dict[str, str] = {}

@@ -1,0 +1,219 @@
+"""The typed answers of the HTTP API and the WebSocket frames (the OpenAPI schema's
+components; docs/api.md explains them).
+
+Everything that is the same for every game is typed field by field. What a game shows in
+its own way (its ``observation``, its set-up ``options``, its ``board``, a step's
+``reveal``) is a JSON object whose fields that game defines; a client generic over games
+needs only the typed fields: the choices it is offered, the move number, whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ChoiceOut(BaseModel):
+    """One choice offered to the seat to move."""
+
+    text: str = Field(description="Send this text as the move (POST .../moves).")
+    final: bool = Field(
+        description="True: a whole move. False: a step; sending it answers its expansion "
+        "(its own choices below it)."
+    )
+    hidden: bool = Field(
+        description="A step that commits to something hidden (binding once sent: its cards "
+        "show next, as the view's pending)."
+    )
+
+
+class ExpansionOut(BaseModel):
+    """A step expanded: what it revealed to the seat and the choices below it."""
+
+    option: str = Field(description="The step's text.")
+    hidden: bool = Field(description="True for a hidden step committed to (stored).")
+    reveal: Any = Field(default=None, description="What the step revealed (game-specific JSON).")
+    choices: list[ChoiceOut]
+
+
+class StepExpansionOut(ExpansionOut):
+    """A step that hides nothing, expanded (nothing stored), with its choices in words."""
+
+    words: dict[str, str] = Field(
+        default_factory=dict, description="The choices' texts in words, in the request's language."
+    )
+
+
+class SeatOut(BaseModel):
+    """A seat's public facts."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(description="The bot's name (bots only).")
+    name: str
+    joined: bool = Field(description="Its player has taken the seat (join).")
+    claimed: bool = Field(description="Its invitation is used (or it is a bot).")
+
+
+class GameOut(BaseModel):
+    """A game's public facts."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    game: str = Field(description="The game's registered name (GET /api/kinds).")
+    title: str
+    players: int
+    options: dict[str, Any] = Field(description="The set-up options (the game's own).")
+    status: Literal["playing", "finished"]
+    private: bool = Field(description="Not listed in GET /api/games.")
+    seats: list[SeatOut]
+    move_number: int = Field(description="How many moves have been made.")
+    to_move: int | None = Field(description="The seat to move (null: nobody).")
+    created_at: str = Field(description="ISO 8601 time.")
+    rematch_of: str | None
+    rematch_id: str | None
+    bot_secret: str | None = Field(
+        description="The bots' seed secret, once the game is over (null before)."
+    )
+
+
+class ResultOut(BaseModel):
+    """Who won and why (a finished game)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    winners: list[int]
+    winners_text: str
+    reason: str
+    scores: list[Any]
+    shared: bool
+    why: str
+
+
+class ViewOut(BaseModel):
+    """The game as one seat (or a spectator) sees it."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game: GameOut
+    seat: int | None = Field(description="The viewer's seat (null: a spectator).")
+    move_number: int = Field(description="Send it as `expected` with your move.")
+    observation: dict[str, Any] = Field(description="What the seat sees (game-specific).")
+    options: list[ChoiceOut] = Field(description="The seat's choices (empty: not its turn).")
+    pending: ExpansionOut | None = Field(
+        description="A hidden step committed to: choose among its choices."
+    )
+    lang: str = "en"
+    names: list[str] = Field(default_factory=list, description="The seats' names.")
+    log: list[Any] = Field(default_factory=list, description="The moves in words.")
+    words: dict[str, str] = Field(default_factory=dict, description="The choices in words.")
+    result: ResultOut | None = None
+    board: dict[str, Any] = Field(default_factory=dict, description="Game-specific display.")
+
+
+class OptionsOut(BaseModel):
+    move_number: int
+    to_move: int | None
+    options: list[ChoiceOut]
+    pending: ExpansionOut | None
+
+
+class JoinOut(BaseModel):
+    seat: int
+    token: str | None = Field(
+        description="The seat's own token when an invitation was claimed (shown once); "
+        "null when joined with the seat's token."
+    )
+    game: GameOut
+
+
+class SeatTokenOut(BaseModel):
+    seat: int
+    token: str = Field(description="The seat's own token: send it as X-Seat-Token.")
+
+
+class SetupOut(BaseModel):
+    ok: Literal[True]
+    game: str
+    options: dict[str, Any] = Field(description="The options, normalised, defaults filled in.")
+
+
+class OptionSpecOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    kind: str = Field(description="bool, int or choice.")
+    default: Any
+    help: str
+    label: str
+    choices: list[str] | None = None
+    labels: dict[str, str] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class BotOut(BaseModel):
+    name: str
+    label: str
+
+
+class KindOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    title: str
+    note: str
+    min_players: int
+    max_players: int
+    options: list[OptionSpecOut]
+    bots: list[BotOut]
+    default_bot: str
+    module: str
+
+
+class KindsOut(BaseModel):
+    games: list[KindOut]
+
+
+class HealthOut(BaseModel):
+    ok: bool
+    games_loaded: int
+
+
+class ReadyOut(BaseModel):
+    ok: bool
+    database: str = Field(description="ok, or unavailable (why).")
+    redis: str | None = Field(default=None, description="ok or unavailable (shared servers).")
+
+
+# -- WebSocket /ws/{game_id} ----------------------------------------------------------
+
+
+class WsHello(BaseModel):
+    """The client's first message (within 20 s); later messages may change ``lang``."""
+
+    token: str | None = Field(description="The seat's own token, or null to watch.")
+    lang: str = Field(default="en", max_length=10)
+
+
+class WsStateFrame(ViewOut):
+    """A frame from the server: the position as this socket's seat sees it, sent at
+    connection and after every change."""
+
+    type: Literal["state"]
+
+
+class WsErrorFrame(BaseModel):
+    """A frame from the server: something refused (the socket may be closed next)."""
+
+    type: Literal["error"]
+    code: str = Field(
+        description="bad_hello, bad_message, too_large, rate_limited, too_many_connections, "
+        "bad_origin, not_found, bad_token, db_unavailable, ..."
+    )
+    detail: str
+
+
+WS_MODELS: tuple[type[BaseModel], ...] = (WsHello, WsStateFrame, WsErrorFrame)
