@@ -65,6 +65,10 @@ class ConfigError(ValueError):
 # Multisets of cards
 
 
+#: era_sizes of each player count
+_ERA_SIZES = {n: era_sizes(n) for n in (2, 3, 4)}
+
+
 @lru_cache(maxsize=65536)
 def multisets(counts: tuple[int, ...], k: int) -> tuple[str, ...]:
     """Every canonical card list of ``k`` cards drawn from ``counts`` (six counts).
@@ -348,7 +352,7 @@ class GameState:
         if not self.deck:
             return None
         drawn = len(self.deck_letters) - len(self.deck)
-        sizes = era_sizes(self.n)
+        sizes = _ERA_SIZES.get(self.n) or era_sizes(self.n)
         if drawn < sizes[0]:
             return 0
         if drawn < sizes[0] + sizes[1]:

@@ -37,6 +37,7 @@ deterministic given its seed.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate
 
 from ...bots.base import Bot, Decision
 from ...carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
@@ -61,6 +62,7 @@ EFFECT_COST = 0.05
 #: samples used to value a hidden step (Discovery, Inquisition) before its reveal
 SAMPLES = 3
 
+_DOMAINS = range(6)
 #: cards of each domain in the whole game (R1)
 TOTALS = tuple(sum(era[d] for era in ERA_COMPOSITION) for d in range(6))
 
@@ -76,18 +78,12 @@ def progress(a: int, target: int) -> float:
     return PROGRESS * x * x * x
 
 
-#: rows of :func:`progress` by target, for counts in ``range(-_SPAN, _SPAN)`` (a negative
-#: count reads the row from its end, where the values of negative counts are)
-_SPAN = 128
-_ROWS: list[list[float]] = []
-
-
-def _row(t: int) -> list[float]:
-    """``progress(a, t)`` for every count ``a``: ``_row(t)[a]`` (the same floats)."""
-    while len(_ROWS) <= t:
-        u = len(_ROWS)
-        _ROWS.append([progress(a, u) for a in range(_SPAN)] + [0.0] * _SPAN)
-    return _ROWS[t]
+#: ``_ROWS[t][a] == progress(a, t)`` (the same floats) for targets ``t`` below 64 (the
+#: hegemony threshold plus Democracy markers) and counts ``a`` in ``range(-128, 128)``
+#: (a negative count reads the row from its end, where the values of negative counts are)
+_ROWS: tuple[tuple[float, ...], ...] = tuple(
+    tuple([progress.__wrapped__(a, t) for a in range(128)] + [0.0] * 128) for t in range(64)
+)
 
 
 #: ``HAND_DISCOUNT ** (j + 1)`` for j cards already in hand
@@ -131,6 +127,26 @@ class Local:
     last_round: bool
     copied_hand: int
 
+    def shallow(self) -> Local:
+        """A copy sharing every list with this one (replace a list to change it)."""
+        c = Local.__new__(Local)
+        c.me = self.me
+        c.n = self.n
+        c.teams = self.teams
+        c.thr = self.thr
+        c.hand = self.hand
+        c.areas = self.areas
+        c.discard = self.discard
+        c.dem = self.dem
+        c.emb = self.emb
+        c.known = self.known
+        c.hand_sizes = self.hand_sizes
+        c.deck = self.deck
+        c.era = self.era
+        c.last_round = self.last_round
+        c.copied_hand = self.copied_hand
+        return c
+
     def copy(self) -> Local:
         c = Local.__new__(Local)
         c.me = self.me
@@ -152,10 +168,19 @@ class Local:
 
 
 def _counts(cards: str) -> list[int]:
-    out = [0] * 6
-    for ch in cards:
-        out[LETTER_INDEX[ch]] += 1
-    return out
+    got = _COUNTS.get(cards)
+    if got is None:
+        out = [0] * 6
+        for ch in cards:
+            out[LETTER_INDEX[ch]] += 1
+        if len(_COUNTS) > 100_000:
+            _COUNTS.clear()
+        got = _COUNTS[cards] = tuple(out)
+    return list(got)
+
+
+#: the counts of each card list read (memoised)
+_COUNTS: dict[str, tuple[int, ...]] = {}
 
 
 def local_from(obs: Observation) -> Local:
@@ -237,7 +262,7 @@ def card_values(st: Local) -> list[float]:
 def _card_values(a: list[int], h: list[int], dem: list[int], heg: int) -> list[float]:
     out = [0.0] * 6
     for d in range(6):
-        row = _row(heg + dem[d])
+        row = _ROWS[heg + dem[d]]
         k = a[d] + h[d]
         out[d] = _DISCOUNTS[h[d]] * (row[k + 1] - row[k])
     return out
@@ -258,32 +283,56 @@ _MARGIN: dict[tuple[int, ...], float] = {}
 _MEMO_MAX = 200_000
 
 
+#: the hand's share of a domain, as the additions the evaluation makes, by (target, cards
+#: in play, cards in hand): ``f * (progress(a + i, t) - progress(a + i - 1, t))`` with ``f``
+#: the discount multiplied ``i`` times
+_HAND_ADDS: dict[tuple[int, int, int], tuple[float, ...]] = {}
+
+
+def _hand_adds(t: int, a: int, k: int) -> tuple[float, ...]:
+    row = _ROWS[t]
+    out = []
+    f = HAND_DISCOUNT
+    prev = row[a]
+    for i in range(1, k + 1):
+        cur = row[a + i]
+        out.append(f * (cur - prev))
+        prev = cur
+        f *= HAND_DISCOUNT
+    adds = _HAND_ADDS[(t, a, k)] = tuple(out)
+    return adds
+
+
 def _mine(
-    area: list[int], hand: list[int], dem: list[int], thr: tuple[int, int, int], era: int | None
+    key: tuple[int | None, ...],
+    area: list[int],
+    hand: list[int],
+    dem: list[int],
+    thr: tuple[int, int, int],
+    era: int | None,
 ) -> tuple[float, float, float]:
     l1, l2, heg = thr
+    w = _draw_weights(era)
     v = 0.0
+    xs = [0.0] * 6
     # hegemony progress (R21), and the hand's share of it
     for d in range(6):
         t = heg + dem[d]
-        row = _row(t)
+        row = _ROWS[t]
         a = area[d]
         if a >= t:
             v += WIN
         v += row[a]
         k = hand[d]
         if k:
-            f = HAND_DISCOUNT
-            prev = row[a]
-            for i in range(1, k + 1):
-                cur = row[a + i]
-                v += f * (cur - prev)
-                prev = cur
-                f *= HAND_DISCOUNT
+            adds = _HAND_ADDS.get((t, a, k))
+            for x in adds if adds is not None else _hand_adds(t, a, k):
+                v += x
+        # what one more card of the domain in hand would add (:func:`card_values`)
+        ak = a + k
+        xs[d] = w[d] * (_DISCOUNTS[k] * (row[ak + 1] - row[ak]))
     # what one card drawn at phase 3 is worth (R13)
-    w = _draw_weights(era)
-    cv = _card_values(area, hand, dem, heg)
-    refill = sum(w[d] * cv[d] for d in range(6))
+    refill = sum(xs)
     # the engine: permanent levels
     eng = 0.0
     for d in (M, R, E, S, U):
@@ -294,7 +343,7 @@ def _mine(
             eng += LEVEL_BONUS[d][0]
     if len(_MINE) > _MEMO_MAX:
         _MINE.clear()
-    out = _MINE[(*thr, era, *area, *hand, *dem)] = (v, refill, eng)
+    out = _MINE[key] = (v, refill, eng)
     return out
 
 
@@ -307,10 +356,10 @@ def evaluate(st: Local) -> float:
     area = areas[me]
     hand = st.hand
     dem = st.dem
-    era = st.era
-    parts = _MINE.get((*thr, era, *area, *hand, *dem[me]))
+    key = (*thr, st.era, *area, *hand, *dem[me])
+    parts = _MINE.get(key)
     if parts is None:
-        parts = _mine(area, hand, dem[me], thr, era)
+        parts = _mine(key, area, hand, dem[me], thr, st.era)
     v, refill, eng = parts
     # empty hand slots are refilled at phase 3 (R13)
     deck = st.deck
@@ -320,22 +369,28 @@ def evaluate(st: Local) -> float:
         size = st.copied_hand
     slots = size - sum(hand)
     if slots > 0 and deck > 0:
-        v += min(slots, deck) * refill
+        v += (slots if slots < deck else deck) * refill
     # the engine: permanent levels, Culture majority
-    fade = min(1.0, deck / 40.0) + 0.1
+    fade = (1.0 if deck >= 40 else deck / 40.0) + 0.1
     mine_c = area[C]
-    if mine_c and all(areas[s][C] < mine_c for s in range(n) if s != me):
-        eng += CULTURE_BONUS
+    if mine_c:
+        for s in range(n):
+            if s != me and areas[s][C] >= mine_c:
+                break
+        else:
+            eng += CULTURE_BONUS
     v += eng * fade
     # the other players' progress (team-mates' on the bot's side, R24)
     threat = 0.0
     ally = 0.0
     heg = thr[2]
     teams = st.teams
+    known = st.known
+    emb = st.emb
     for s in range(n):
         if s == me:
             continue
-        p = _SEAT.get((heg, *areas[s], *dem[s], *st.known[s], *st.emb[s]))
+        p = _SEAT.get((heg, *areas[s], *dem[s], *known[s], *emb[s]))
         if p is None:
             p = _seat_progress(st, s)
         if teams and s % 2 == me % 2:
@@ -344,11 +399,12 @@ def evaluate(st: Local) -> float:
             threat += p
     v += 0.7 * ally - (0.9 if n == 2 else 0.6) * threat
     # majorities (R22), more and more as the deck runs out
-    late = max(0.0, 1.0 - deck / 30.0)
     if st.last_round:
-        late = 2.0
-    if late > 0.0:
-        v += late * 12.0 * _majority_margin(st)
+        v += 2.0 * 12.0 * _majority_margin(st)
+    elif deck < 30:
+        late = 1.0 - deck / 30.0
+        if late > 0.0:
+            v += late * 12.0 * _majority_margin(st)
     return v
 
 
@@ -364,7 +420,7 @@ def _seat_progress(st: Local, s: int) -> float:
         x = other[d]
         if not x:
             continue
-        row = _row(heg + dem[d])
+        row = _ROWS[heg + dem[d]]
         p = row[x]
         if known[d]:
             p += 0.5 * (row[x + 1] - p)
@@ -383,6 +439,19 @@ def _majority_margin(st: Local) -> float:
     """Majority points of the seat (or its team) minus the best other's (R22, R24)."""
     areas = st.areas
     me = st.me
+    if st.n == 2 and not st.teams:
+        # each domain scores for whoever has more of it, for both on a tie (R22)
+        mine = areas[me]
+        other = areas[1 - me]
+        m = 0
+        for d in range(6):
+            x = mine[d]
+            y = other[d]
+            if x > y:
+                m += 1
+            elif y > x:
+                m -= 1
+        return float(m)
     key: list[int] = [st.teams, me]
     for a in areas:
         key += a
@@ -484,10 +553,25 @@ def apply_move(st: Local, m: Move) -> None:
 def score_move(base: Local, m: Move) -> float:
     """The greedy bot's score of move ``m`` from ``base``: the position after it, less the
     price of an effect (:data:`EFFECT_COST`)."""
+    k = m.kind
+    if k == "end":
+        return evaluate(base)  # nothing to apply
+    if k == "play":
+        # the hand and the seat's area change: only they are copied
+        st = base.shallow()
+        me = st.me
+        hand = st.hand = st.hand[:]
+        areas = st.areas = st.areas[:]
+        area = areas[me] = areas[me][:]
+        for ch in m.cards:
+            d = LETTER_INDEX[ch]
+            hand[d] -= 1
+            area[d] += 1
+        return evaluate(st)
     st = base.copy()
     apply_move(st, m)
     v = evaluate(st)
-    if m.kind not in ("end", "play", "keep", "take"):
+    if k not in ("end", "play", "keep", "take"):
         v -= EFFECT_COST
     return v
 
@@ -543,18 +627,24 @@ class GreedyBot(Bot):
         """The expected value of Discovery or Inquisition before their reveal."""
         rng = self.rng
         total = 0.0
+        # the effect's card leaves the play area for the pile, whatever is drawn; each
+        # sample then changes only what it replaces (the hand, the known cards)
+        paid = base.copy()
+        me = paid.me
+        hand = paid.hand
         if opt.startswith("discovery"):
-            weights = draw_weights(base)
+            # the same draws as ``rng.choices(range(6), weights=draw_weights(base), k=k)``
+            cum = list(accumulate(draw_weights(base)))
             k = min(5, base.deck)
+            paid.areas[me][S] -= 1
+            paid.discard[S] += 1
+            keep = sum(hand)
             for _ in range(SAMPLES):
-                st = base.copy()
-                st.areas[st.me][S] -= 1
-                st.discard[S] += 1
-                keep = sum(st.hand)
-                drawn = rng.choices(range(6), weights=weights, k=k) if k else []
-                pool = st.hand[:]
-                for d in drawn:
-                    pool[d] += 1
+                st = paid.shallow()
+                pool = hand[:]
+                if k:
+                    for d in rng.choices(_DOMAINS, cum_weights=cum, k=k):
+                        pool[d] += 1
                 st.hand = _best_keep(st, pool, keep)
                 total += evaluate(st)
             return total / SAMPLES
@@ -564,16 +654,18 @@ class GreedyBot(Bot):
         unknown = size - sum(known)
         pool_w = unseen(base)
         can_guess = unknown > 0 and any(pool_w)
+        cum_w = list(accumulate(pool_w))
+        paid.areas[me][R] -= 1
+        paid.discard[R] += 1
+        keep = sum(hand)
         for _ in range(SAMPLES):
-            st = base.copy()
-            st.areas[st.me][R] -= 1
-            st.discard[R] += 1
+            st = paid.shallow()
             theirs = known[:]
             if can_guess:
-                for d in rng.choices(range(6), weights=pool_w, k=unknown):
+                for d in rng.choices(_DOMAINS, cum_weights=cum_w, k=unknown):
                     theirs[d] += 1
-            pool = [st.hand[d] + theirs[d] for d in range(6)]
-            mine = _best_keep(st, pool, sum(st.hand))
+            pool = [hand[d] + theirs[d] for d in range(6)]
+            mine = _best_keep(st, pool, keep)
             st.hand = mine
             st.known = [row[:] for row in st.known]
             st.known[target] = [pool[d] - mine[d] for d in range(6)]
@@ -617,12 +709,29 @@ class GreedyBot(Bot):
         return best
 
 
+#: (hegemony threshold, own area, own Democracy markers, pool, keep) -> the keep
+_KEEPS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
     """Greedily pick ``keep`` cards of ``pool`` that add most to the hand's value."""
-    out = [0] * 6
     a = st.areas[st.me]
     heg = st.thr[2]
     dem = st.dem[st.me]
+    key = (heg, *a, *dem, *pool, keep)
+    hit = _KEEPS.get(key)
+    if hit is None:
+        hit = _best_keep_of(a, heg, dem, pool, keep)
+        if len(_KEEPS) > _MEMO_MAX:
+            _KEEPS.clear()
+        _KEEPS[key] = hit
+    return list(hit)
+
+
+def _best_keep_of(
+    a: list[int], heg: int, dem: list[int], pool: list[int], keep: int
+) -> tuple[int, ...]:
+    out = [0] * 6
     # what one more card of each domain adds (only the domain just taken changes)
     gain = [_keep_gain(a[d], 0, heg + dem[d], d) for d in range(6)]
     for _ in range(max(0, keep)):
@@ -637,12 +746,12 @@ def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
             break
         j = out[best_d] = out[best_d] + 1
         gain[best_d] = _keep_gain(a[best_d], j, heg + dem[best_d], best_d)
-    return out
+    return tuple(out)
 
 
 def _keep_gain(a: int, j: int, t: int, d: int) -> float:
     """The value of keeping one more card of domain ``d`` with ``j`` kept, ``a`` in play."""
-    row = _row(t)
+    row = _ROWS[t]
     k = a + j
     v = _DISCOUNTS[j] * (row[k + 1] - row[k])
     if d in (R, S):
