@@ -86,7 +86,9 @@ def test_a_body_over_the_limit_is_413_and_creates_nothing(tight: ServerProcess) 
     assert game_count(tight, "counter-2") == before
     # a body under the limit goes through
     r = httpx.post(
-        tight.base + "/api/games", json={"players": 2, "seats": seats}, headers={H: "small"}
+        tight.base + "/api/games",
+        json={"players": 2, "seats": seats, "private": False},  # listed
+        headers={H: "small"},
     )
     assert r.status_code == 201
     assert game_count(tight, "counter-3") == before + 1
@@ -118,7 +120,7 @@ def test_too_many_requests_are_429_with_retry_after(hasty: ServerProcess) -> Non
 
 def test_games_created_are_limited_per_address(hasty: ServerProcess) -> None:
     """1,000 games were once created in 4.4 s, each request with a made-up token."""
-    body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}], "private": False}
     codes = [
         httpx.post(
             hasty.base + "/api/games", json=body, headers={H: secrets.token_urlsafe(24)}
