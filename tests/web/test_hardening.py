@@ -18,7 +18,11 @@ from civcards.server.security import Security, normalize_origin
 
 from .conftest import ServerProcess
 
-CIV: dict[str, Any] = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}], "seed": 3}
+CIV: dict[str, Any] = {
+    "players": 2,
+    "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+    "seed": 3,
+}
 
 
 @pytest.fixture(scope="module")
