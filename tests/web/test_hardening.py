@@ -128,9 +128,7 @@ def test_websocket_origins_behind_a_proxy(proxied: ServerProcess) -> None:
     assert hello(url, origin="https://civ.example.org", **fwd)["type"] == "state"
     assert hello(url, origin="https://friends.example.net", **fwd)["type"] == "state"
     # a refused origin gets its error frame at once, before it can send anything
-    with connect(
-        url, open_timeout=10, origin=Origin("https://evil.example"), **fwd
-    ) as ws:
+    with connect(url, open_timeout=10, origin=Origin("https://evil.example"), **fwd) as ws:
         assert json.loads(ws.recv(timeout=10))["code"] == "bad_origin"
 
 
