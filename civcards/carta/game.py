@@ -122,6 +122,10 @@ _OLIGARCHY = tuple(Move("oligarchy", cards=c) for c in LETTERS)
 _EMBARGO = tuple(tuple(Move("embargo", s, c) for c in LETTERS) for s in range(4))
 _DEMOCRACY = tuple(tuple(Move("democracy", s, c) for c in LETTERS) for s in range(4))
 _INQUISITION_EMPTY = tuple(Move("inquisition", s) for s in range(4))
+#: stand-ins (never legal moves) for every move of a Discovery while the deck has cards,
+#: and of an Inquisition of a non-empty hand (:meth:`GameState._generate_folded`)
+FOLDED_DISCOVERY = Move("discovery", -1, "?")
+FOLDED_INQUISITION = tuple(Move("inquisition", s, "?") for s in range(4))
 _HOLYBOOK = Move("holybook")
 _DIVINERIGHT = Move("divineright")
 
@@ -464,7 +468,15 @@ class GameState:
             else:
                 out.extend(_choice_moves("republic", tuple(disc), 2 if total > 1 else 1))
 
-    def _effect_moves(self) -> list[Move]:
+    def _generate_folded(self) -> list[Move]:
+        """:meth:`_generate`, the moves of a Discovery of a non-empty deck folded into one
+        stand-in (:data:`FOLDED_DISCOVERY`) and those of an Inquisition of a non-empty hand
+        into one per target (:data:`FOLDED_INQUISITION`), each where its first move was."""
+        if self.phase == EFFECTS:
+            return self._effect_moves(True)
+        return self._generate()
+
+    def _effect_moves(self, fold: bool = False) -> list[Move]:
         me = self.active
         n = self.n
         hand = self.hands[me]
@@ -492,6 +504,8 @@ class GameState:
                     k = sum(target)
                     if k == 0:
                         out.append(_INQUISITION_EMPTY[s])
+                    elif fold:
+                        out.append(FOLDED_INQUISITION[s])
                     else:
                         pool = (
                             hand[0] + target[0],
@@ -508,7 +522,9 @@ class GameState:
                     other = areas[s]
                     row = _EMBARGO[s]
                     out.extend([row[d] for d in range(6) if other[d]])
-        if area[SCIENCE] and not disc & 8:
+        if area[SCIENCE] and not disc & 8 and fold and self.deck:
+            out.append(FOLDED_DISCOVERY)
+        elif area[SCIENCE] and not disc & 8:
             deck = self.deck
             k = 5 if len(deck) >= 5 else len(deck)
             pool_l = hand[:]

@@ -58,7 +58,8 @@ _OF_MOVE: dict[Move, Choice] = {}
 def _choice_of(m: Move) -> Choice:
     """The choice that stands for ``m``: Discovery and Inquisition are hidden steps when
     their move names cards (:meth:`GameState._generate` names the cards exactly while
-    the deck, or the target's hand, is not empty), every other move a final choice."""
+    the deck, or the target's hand, is not empty; so do the stand-ins of
+    :meth:`GameState._generate_folded`), every other move a final choice."""
     if m.cards and m.kind in HIDDEN_KINDS:
         c = _DISCOVERY_STEP if m.kind == "discovery" else _INQUISITION_STEPS[m.seat]
     else:
@@ -266,8 +267,9 @@ class CartaGame:
     def choices(self, state: GameState) -> list[Choice]:
         # the choices are a function of the generated moves alone (in their order): a
         # Discovery or Inquisition is a hidden step exactly when its move names cards
-        # (the deck, the target's hand is not empty), so they are memoised by it
-        moves = state._generate()  # none once the game is over
+        # (the deck, the target's hand is not empty), so they are memoised by it; the
+        # moves of a step come folded into one stand-in (its moves are made by expand)
+        moves = state._generate_folded()  # none once the game is over
         key = tuple(moves)
         hit = _BY_MOVES.get(key)
         if hit is not None:
