@@ -221,17 +221,15 @@ def local_from(obs: Observation) -> Local:
 
 def unseen(st: Local) -> list[int]:
     """Cards of each domain that the seat has not seen anywhere (deck, hands, removed)."""
-    out = list(TOTALS)
-    for d in range(6):
-        out[d] -= st.hand[d] + st.discard[d]
-        for s in range(st.n):
-            out[d] -= st.areas[s][d]
-            if s != st.me:
-                out[d] -= st.known[s][d]
+    out = [t - h - c for t, h, c in zip(TOTALS, st.hand, st.discard, strict=True)]
+    me = st.me
     for s in range(st.n):
+        out = [o - x for o, x in zip(out, st.areas[s], strict=True)]
+        if s != me:
+            out = [o - x for o, x in zip(out, st.known[s], strict=True)]
         out[E] -= sum(st.emb[s])
         out[U] -= sum(st.dem[s])
-    return [max(0, x) for x in out]
+    return [x if x > 0 else 0 for x in out]
 
 
 def draw_weights(st: Local) -> list[float]:
@@ -280,7 +278,8 @@ _MINE: dict[tuple[int | None, ...], tuple[float, float, float]] = {}
 _SEAT: dict[tuple[int, ...], float] = {}
 #: (team game, seat, every area) -> the seat's majority margin
 _MARGIN: dict[tuple[int, ...], float] = {}
-_MEMO_MAX = 200_000
+#: the most entries a memo keeps before it starts again (about 20 MB for the largest)
+_MEMO_MAX = 50_000
 
 
 #: the hand's share of a domain, as the additions the evaluation makes, by (target, cards
@@ -347,8 +346,12 @@ def _mine(
     return out
 
 
-def evaluate(st: Local) -> float:
-    """How good the position is for the seat, at the end of its turn."""
+def evaluate(st: Local, rivals: float | None = None) -> float:
+    """How good the position is for the seat, at the end of its turn.
+
+    ``rivals`` is :func:`rivals` of ``st`` when the caller knows it (a position whose
+    other seats are as in one already valued).
+    """
     me = st.me
     n = st.n
     thr = st.thr
@@ -380,10 +383,26 @@ def evaluate(st: Local) -> float:
         else:
             eng += CULTURE_BONUS
     v += eng * fade
-    # the other players' progress (team-mates' on the bot's side, R24)
+    v += rivals if rivals is not None else _rivals(st)
+    # majorities (R22), more and more as the deck runs out
+    if st.last_round:
+        v += 2.0 * 12.0 * _majority_margin(st)
+    elif deck < 30:
+        late = 1.0 - deck / 30.0
+        if late > 0.0:
+            v += late * 12.0 * _majority_margin(st)
+    return v
+
+
+def _rivals(st: Local) -> float:
+    """The other players' progress (team-mates' on the bot's side, R24), as it counts."""
+    me = st.me
+    n = st.n
+    areas = st.areas
+    dem = st.dem
     threat = 0.0
     ally = 0.0
-    heg = thr[2]
+    heg = st.thr[2]
     teams = st.teams
     known = st.known
     emb = st.emb
@@ -397,15 +416,7 @@ def evaluate(st: Local) -> float:
             ally += p
         else:
             threat += p
-    v += 0.7 * ally - (0.9 if n == 2 else 0.6) * threat
-    # majorities (R22), more and more as the deck runs out
-    if st.last_round:
-        v += 2.0 * 12.0 * _majority_margin(st)
-    elif deck < 30:
-        late = 1.0 - deck / 30.0
-        if late > 0.0:
-            v += late * 12.0 * _majority_margin(st)
-    return v
+    return 0.7 * ally - (0.9 if n == 2 else 0.6) * threat
 
 
 def _seat_progress(st: Local, s: int) -> float:
@@ -550,12 +561,38 @@ def apply_move(st: Local, m: Move) -> None:
     # "end": nothing to apply
 
 
-def score_move(base: Local, m: Move) -> float:
+#: the moves that change nothing of the other seats (their areas, markers, known cards)
+_OWN_KINDS = frozenset(
+    (
+        "end",
+        "play",
+        "keep",
+        "take",
+        "assassination",
+        "purge",
+        "holybook",
+        "divineright",
+        "development",
+        "monopoly",
+        "experiment",
+        "research",
+        "oligarchy",
+        "republic",
+        "discovery",
+        "inspiration",
+    )
+)
+
+
+def score_move(base: Local, m: Move, rivals: float | None = None) -> float:
     """The greedy bot's score of move ``m`` from ``base``: the position after it, less the
-    price of an effect (:data:`EFFECT_COST`)."""
+    price of an effect (:data:`EFFECT_COST`). ``rivals``: :func:`_rivals` of ``base``,
+    used for a move of :data:`_OWN_KINDS` when given."""
     k = m.kind
+    if k not in _OWN_KINDS:
+        rivals = None
     if k == "end":
-        return evaluate(base)  # nothing to apply
+        return evaluate(base, rivals)  # nothing to apply
     if k == "play":
         # the hand and the seat's area change: only they are copied
         st = base.shallow()
@@ -567,10 +604,10 @@ def score_move(base: Local, m: Move) -> float:
             d = LETTER_INDEX[ch]
             hand[d] -= 1
             area[d] += 1
-        return evaluate(st)
+        return evaluate(st, rivals)
     st = base.copy()
     apply_move(st, m)
-    v = evaluate(st)
+    v = evaluate(st, rivals)
     if k not in ("end", "play", "keep", "take"):
         v -= EFFECT_COST
     return v
@@ -612,11 +649,15 @@ class GreedyBot(Bot):
             return self._after_reveal(decision, base)
         best = choices[0]
         best_v = float("-inf")
+        rivals: float | None = None  # the other seats' part, for moves that leave them be
         for c in choices:
             if not c.final:
                 v = self._estimate_secret(base, c.text) - EFFECT_COST
             else:
-                v = score_move(base, self._move(c))
+                m = self._move(c)
+                if m.kind in _OWN_KINDS and rivals is None:
+                    rivals = _rivals(base)
+                v = score_move(base, m, rivals)
             if v > best_v:
                 best, best_v = c, v
         return best
@@ -639,6 +680,7 @@ class GreedyBot(Bot):
             paid.areas[me][S] -= 1
             paid.discard[S] += 1
             keep = sum(hand)
+            rivals = _rivals(paid)  # the samples change only the hand
             for _ in range(SAMPLES):
                 st = paid.shallow()
                 pool = hand[:]
@@ -646,7 +688,7 @@ class GreedyBot(Bot):
                     for d in rng.choices(_DOMAINS, cum_weights=cum, k=k):
                         pool[d] += 1
                 st.hand = _best_keep(st, pool, keep)
-                total += evaluate(st)
+                total += evaluate(st, rivals)
             return total / SAMPLES
         target = int(opt.split()[1])
         size = base.hand_sizes[target]
@@ -667,7 +709,7 @@ class GreedyBot(Bot):
             pool = [hand[d] + theirs[d] for d in range(6)]
             mine = _best_keep(st, pool, keep)
             st.hand = mine
-            st.known = [row[:] for row in st.known]
+            st.known = st.known[:]  # the target's row replaced, the others shared
             st.known[target] = [pool[d] - mine[d] for d in range(6)]
             total += evaluate(st)
         return total / SAMPLES
@@ -709,44 +751,29 @@ class GreedyBot(Bot):
         return best
 
 
-#: (hegemony threshold, own area, own Democracy markers, pool, keep) -> the keep
-_KEEPS: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
 def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
     """Greedily pick ``keep`` cards of ``pool`` that add most to the hand's value."""
+    out = [0] * 6
     a = st.areas[st.me]
     heg = st.thr[2]
     dem = st.dem[st.me]
-    key = (heg, *a, *dem, *pool, keep)
-    hit = _KEEPS.get(key)
-    if hit is None:
-        hit = _best_keep_of(a, heg, dem, pool, keep)
-        if len(_KEEPS) > _MEMO_MAX:
-            _KEEPS.clear()
-        _KEEPS[key] = hit
-    return list(hit)
-
-
-def _best_keep_of(
-    a: list[int], heg: int, dem: list[int], pool: list[int], keep: int
-) -> tuple[int, ...]:
-    out = [0] * 6
-    # what one more card of each domain adds (only the domain just taken changes)
-    gain = [_keep_gain(a[d], 0, heg + dem[d], d) for d in range(6)]
+    # what one more card of each domain adds (only the domain just taken changes); a
+    # domain with no card left in the pool is out of the race (every gain is above -1)
+    gain = [_keep_gain(a[d], 0, heg + dem[d], d) if pool[d] > 0 else -2.0 for d in range(6)]
     for _ in range(max(0, keep)):
         best_d = -1
         best_v = -1.0
         for d in range(6):
-            if out[d] < pool[d]:
-                v = gain[d]
-                if v > best_v:
-                    best_d, best_v = d, v
+            v = gain[d]
+            if v > best_v:
+                best_d, best_v = d, v
         if best_d < 0:
             break
         j = out[best_d] = out[best_d] + 1
-        gain[best_d] = _keep_gain(a[best_d], j, heg + dem[best_d], best_d)
-    return tuple(out)
+        gain[best_d] = (
+            _keep_gain(a[best_d], j, heg + dem[best_d], best_d) if j < pool[best_d] else -2.0
+        )
+    return out
 
 
 def _keep_gain(a: int, j: int, t: int, d: int) -> float:
