@@ -146,9 +146,10 @@ def _observe(g: GameState, seat: int) -> Observation:
     views = _views(g)
     n = g.n
     hands = g.hands
-    known = [c[:] for c in views.known[seat]]
+    known = [_cards(c) for c in views.known[seat]]
     if own:
-        known[seat] = list(hands[seat])
+        known[seat] = _cards(hands[seat])
+    phase = g.phase
     obs = object.__new__(Observation)
     object.__setattr__(
         obs,
@@ -159,9 +160,9 @@ def _observe(g: GameState, seat: int) -> Observation:
             "deal": g.deal,
             "teams": g.teams,
             "start": g.start,
-            "thresholds": g.thresholds,
-            "phase": g.phase,
-            "to_move": g.to_move,
+            "thresholds": (g.l1, g.l2, g.heg),
+            "phase": phase,
+            "to_move": None if phase == OVER else g.active,
             "turn": g.turn,
             "deck_size": len(g.deck),
             "era": g.era,
@@ -179,7 +180,7 @@ def _observe(g: GameState, seat: int) -> Observation:
                 counts_to_str(g.draft_centre) if in_draft and g.draft_step >= 3 else ""
             ),
             "learned": [list(e) for e in g.learned[seat]] if own else [],
-            "known_in_hands": [_cards(c) for c in known],
+            "known_in_hands": known,
             "history": list(views.texts[seat]),
             "movers": list(g.movers),
             "finished": g.phase == OVER,

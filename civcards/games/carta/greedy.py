@@ -729,6 +729,7 @@ class GreedyBot(Bot):
         else:
             for ch in decision.reveal or "":
                 base.hand[LETTER_INDEX[ch]] += 1
+        rivals: float | None = None
         for opt in decision.choices:
             m = self._move(opt)
             st = base.copy()
@@ -743,6 +744,13 @@ class GreedyBot(Bot):
                 _give(st.discard, m.cards)
                 st.areas[st.me][S] -= 1
                 st.discard[S] += 1
+                # the other seats are as they were: valued once
+                if rivals is None:
+                    rivals = _rivals(base)
+                v = evaluate(st, rivals)
+                if v > best_v:
+                    best, best_v = opt, v
+                continue
             else:
                 apply_move(st, m)
             v = evaluate(st)
@@ -760,14 +768,11 @@ def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
     # what one more card of each domain adds (only the domain just taken changes); a
     # domain with no card left in the pool is out of the race (every gain is above -1)
     gain = [_keep_gain(a[d], 0, heg + dem[d], d) if pool[d] > 0 else -2.0 for d in range(6)]
+    pick = gain.__getitem__
     for _ in range(max(0, keep)):
-        best_d = -1
-        best_v = -1.0
-        for d in range(6):
-            v = gain[d]
-            if v > best_v:
-                best_d, best_v = d, v
-        if best_d < 0:
+        # the first domain of the largest gain (gains of the domains left are never negative)
+        best_d = max(_DOMAINS, key=pick)
+        if gain[best_d] < 0.0:
             break
         j = out[best_d] = out[best_d] + 1
         gain[best_d] = (
