@@ -45,6 +45,7 @@ def extra_games_spec() -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    register(toygame.GAME)  # again: a test elsewhere in this process may have removed it
     s = ServerProcess(
         tmp_path_factory.mktemp("every") / "every.db",
         env={"CIVCARDS_EXTRA_GAMES": extra_games_spec()},
