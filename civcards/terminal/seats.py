@@ -42,9 +42,14 @@ def _game(game: Game | None) -> Game:
 
 
 def default_bot(game: Game | None = None) -> str:
-    """The strongest bot of the game: ``ismcts`` (search), else ``greedy``, else ``random``."""
-    names = bot_names(_game(game))
-    for name in ("ismcts", "greedy"):
+    """The strongest bot of the game at a human's pace: ``ismcts`` where the game brings
+    its own search kit (CIV), else ``greedy``, else ``ismcts`` or ``random``. (The generic
+    kit's random playouts make a search of civ4 take tens of seconds a move.)"""
+    g = _game(game)
+    names = bot_names(g)
+    kit = getattr(g, "search_kit", None)
+    tuned = kit is not None and kit() is not None
+    for name in ("ismcts", "greedy") if tuned else ("greedy", "ismcts"):
         if name in names:
             return name
     return "random"

@@ -328,3 +328,13 @@ def test_docstring_examples(module: str) -> None:
 
     mod = importlib.import_module(f"civcards.games.civ4.{module}")
     assert doctest.testmod(mod).failed == 0
+
+
+def test_default_opponents_play_at_a_human_pace() -> None:
+    """civ4 has no search kit of its own, so `civcards play --game civ4` seats greedy
+    bots by default; CIV keeps its tuned search."""
+    from civcards.game_api import get_game
+    from civcards.terminal.seats import default_bot
+
+    assert default_bot(get_game("civ4")) == "greedy"
+    assert default_bot(get_game("carta")) == "ismcts"
