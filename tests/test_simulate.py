@@ -402,3 +402,5 @@ def test_games_lists_every_registered_game() -> None:
         and "carta (default): CIV: Carta Impera Victoria, 2-4 players" in text.stdout
     )
     assert "--option deal=basic (basic, draft)" in text.stdout
+    # civ4's card set is labelled as reconstructed wherever the game is shown
+    assert "civ4: Civilization: The Card Game, 2-4 players\n  (reconstructed card set" in text.stdout

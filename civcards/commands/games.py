@@ -84,6 +84,9 @@ def games_text() -> str:
     for g in all_games():
         default = " (default)" if g.name == DEFAULT_GAME else ""
         lines.append(f"{g.name}{default}: {g.title}, {g.min_players}-{g.max_players} players")
+        note = getattr(g, "note", None)
+        if isinstance(note, str) and note:
+            lines.append(f"  ({note})")
         for o in g.options:
             values = f" ({', '.join(o.choices)})" if o.choices else ""
             lines.append(f"  --option {o.name}={o.default!s}{values}: {o.help}")
