@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -218,6 +219,33 @@ def problem(status: int, code: str, detail: str) -> JSONResponse:
     return JSONResponse({"detail": detail, "code": code}, status_code=status)
 
 
+def eviction_from_env(server: TableServer, env: Mapping[str, str]) -> None:
+    """How many games, and for how long, ``server`` holds in memory: from
+    ``CIVCARDS_MAX_LIVE_GAMES``, ``CIVCARDS_IDLE_EVICT_SECONDS`` and
+    ``CIVCARDS_FINISHED_EVICT_SECONDS`` (docs/operations.md); ValueError with a sentence."""
+
+    def num(var: str) -> float | None:
+        text = env.get(var, "").strip()
+        if not text:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{var}={text!r} is not a number") from None
+        if not value >= 0 or value == float("inf"):
+            raise ValueError(f"{var}={text!r} must be a finite number, at least 0")
+        return value
+
+    cap = num("CIVCARDS_MAX_LIVE_GAMES")
+    if cap is not None and (cap < 1 or cap != int(cap)):
+        raise ValueError(f"CIVCARDS_MAX_LIVE_GAMES={cap:g} must be a whole number, at least 1")
+    server.set_eviction(
+        max_live=None if cap is None else int(cap),
+        idle_evict=num("CIVCARDS_IDLE_EVICT_SECONDS"),
+        finished_evict=num("CIVCARDS_FINISHED_EVICT_SECONDS"),
+    )
+
+
 def create_app(
     db_url: str = "sqlite:///civcards.db",
     *,
@@ -235,6 +263,7 @@ def create_app(
     load_extra_games()  # $CIVCARDS_EXTRA_GAMES: games registered at start-up
     engine = make_engine(db_url)
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed)
+    eviction_from_env(server, os.environ)
     bus = None
     if redis_url:
         from .bus import Bus

@@ -180,6 +180,8 @@ class Live:
     # another process announced a change: a refresh is due / running
     stale: bool = False
     refresh_task: asyncio.Task[None] | None = None
+    # when a request last asked for it (:meth:`TableServer.get`): eviction from memory
+    touched: float = field(default_factory=time.monotonic)
 
     @property
     def finished(self) -> bool:
@@ -315,6 +317,17 @@ class TableServer:
         self.takeover = 3.0
         self.sweep_interval = 2.0
         self._sweeper: asyncio.Task[None] | None = None
+        # -- eviction: the database is the truth, so a game may leave memory and be
+        # rebuilt from its record when asked for again (:meth:`evict`)
+        #: the most games held in memory (least recently used leave first); games in use
+        #: (sockets connected, a bot to move or thinking, a move being stored) stay
+        self.max_live = 2000
+        #: seconds a finished game stays in memory after its last use
+        self.finished_evict = 60.0
+        #: seconds an unfinished game stays in memory after its last use
+        self.idle_evict = 1800.0
+        #: a game used within so many seconds is never evicted (a request may hold it)
+        self.evict_grace = 5.0
 
     def has_token(self, token_hash: str) -> bool:
         """Whether ``token_hash`` is a seat's token in a game held here (the rate limit
@@ -357,6 +370,7 @@ class TableServer:
     def get(self, game_id: str) -> Live:
         live = self.games.get(game_id)
         if live is not None:
+            live.touched = time.monotonic()
             return live
         if len(game_id) > 32:
             raise ApiError(404, "no_game", "there is no such game")
@@ -408,7 +422,92 @@ class TableServer:
             )
         self.games[game_id] = live
         self._index(live)
+        self._evict_over_cap(keep=live)
         return live
+
+    # -- eviction ----------------------------------------------------------
+
+    def set_eviction(
+        self,
+        *,
+        max_live: int | None = None,
+        finished_evict: float | None = None,
+        idle_evict: float | None = None,
+        evict_grace: float | None = None,
+    ) -> None:
+        """Set how many games, and for how long, this process holds in memory."""
+        if max_live is not None:
+            if max_live < 1:
+                raise ValueError("the most live games must be at least 1")
+            self.max_live = max_live
+        for name, value in (
+            ("finished_evict", finished_evict),
+            ("idle_evict", idle_evict),
+            ("evict_grace", evict_grace),
+        ):
+            if value is not None:
+                if value < 0:
+                    raise ValueError(f"{name} cannot be negative")
+                setattr(self, name, float(value))
+
+    @staticmethod
+    def _last_used(live: Live) -> float:
+        return max(live.touched, live.changed_at)
+
+    def _evictable(self, live: Live, now: float) -> bool:
+        """Whether ``live`` may leave memory: nobody connected, no bot to move or
+        thinking, nothing being stored or sent, not used within :attr:`evict_grace`."""
+        if live.subscribers or live.lock.locked() or live.send_lock.locked():
+            return False
+        for task in (live.bot_task, live.refresh_task):
+            if task is not None and not task.done():
+                return False
+        if live.stale or (not live.finished and self._bot_to_move(live) is not None):
+            return False
+        return now - self._last_used(live) >= self.evict_grace
+
+    def _drop(self, live: Live) -> None:
+        if self.games.get(live.id) is not live:
+            return
+        del self.games[live.id]
+        for s in live.seats:
+            if s.token_hash is not None and self.tokens.get(s.token_hash, ("",))[0] == live.id:
+                del self.tokens[s.token_hash]
+
+    def _evict_over_cap(self, keep: Live | None = None, now: float | None = None) -> int:
+        over = len(self.games) - self.max_live
+        if over <= 0:
+            return 0
+        now = time.monotonic() if now is None else now
+        # finished games first, then the least recently used
+        order = sorted(
+            (g for g in self.games.values() if g is not keep and self._evictable(g, now)),
+            key=lambda g: (not g.finished, self._last_used(g)),
+        )
+        for g in order[:over]:
+            self._drop(g)
+        return min(over, len(order))
+
+    def evict(self, now: float | None = None) -> int:
+        """Drop from memory the finished games unused for :attr:`finished_evict` seconds,
+        the others unused for :attr:`idle_evict`, then the least recently used over
+        :attr:`max_live`; never a game in use. Returns how many left memory. They are
+        rebuilt from the database when asked for again (:meth:`get`)."""
+        now = time.monotonic() if now is None else now
+        drop = [
+            g
+            for g in self.games.values()
+            if self._evictable(g, now)
+            and now - self._last_used(g) >= (self.finished_evict if g.finished else self.idle_evict)
+        ]
+        for g in drop:
+            self._drop(g)
+        return len(drop) + self._evict_over_cap(now=now)
+
+    @property
+    def live_count(self) -> int:
+        """How many games this process holds in memory."""
+        return len(self.games)
 
     @staticmethod
     def _mark(live: Live) -> tuple[Any, ...]:
@@ -667,6 +766,7 @@ class TableServer:
         )
         self.games[gid] = live
         self._index(live)
+        self._evict_over_cap(keep=live)
         log.info("game %s created: %d players, %s", gid, players, game.name)
         return live, tokens
 
@@ -1282,6 +1382,7 @@ class TableServer:
                 if self.shared:
                     log.info("game %s: taking over its bots", g.id)
                 self.kick_bots(g)
+        self.evict(now)
 
     async def stop(self) -> None:
         if self._sweeper is not None:
