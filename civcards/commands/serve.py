@@ -142,6 +142,15 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
         try:
+            import os
+
+            from ..server.app import eviction_settings
+
+            eviction_settings(os.environ)  # $CIVCARDS_MAX_LIVE_GAMES etc. (docs/operations.md)
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        try:
             from ..server.kinds import load_extra_games
 
             load_extra_games()  # $CIVCARDS_EXTRA_GAMES (docs/web.md)

@@ -219,8 +219,8 @@ def problem(status: int, code: str, detail: str) -> JSONResponse:
     return JSONResponse({"detail": detail, "code": code}, status_code=status)
 
 
-def eviction_from_env(server: TableServer, env: Mapping[str, str]) -> None:
-    """How many games, and for how long, ``server`` holds in memory: from
+def eviction_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    """How many games, and for how long, a server holds in memory: from
     ``CIVCARDS_MAX_LIVE_GAMES``, ``CIVCARDS_IDLE_EVICT_SECONDS`` and
     ``CIVCARDS_FINISHED_EVICT_SECONDS`` (docs/operations.md); ValueError with a sentence."""
 
@@ -239,11 +239,16 @@ def eviction_from_env(server: TableServer, env: Mapping[str, str]) -> None:
     cap = num("CIVCARDS_MAX_LIVE_GAMES")
     if cap is not None and (cap < 1 or cap != int(cap)):
         raise ValueError(f"CIVCARDS_MAX_LIVE_GAMES={cap:g} must be a whole number, at least 1")
-    server.set_eviction(
-        max_live=None if cap is None else int(cap),
-        idle_evict=num("CIVCARDS_IDLE_EVICT_SECONDS"),
-        finished_evict=num("CIVCARDS_FINISHED_EVICT_SECONDS"),
-    )
+    return {
+        "max_live": None if cap is None else int(cap),
+        "idle_evict": num("CIVCARDS_IDLE_EVICT_SECONDS"),
+        "finished_evict": num("CIVCARDS_FINISHED_EVICT_SECONDS"),
+    }
+
+
+def eviction_from_env(server: TableServer, env: Mapping[str, str]) -> None:
+    """Apply :func:`eviction_settings` of ``env`` to ``server``."""
+    server.set_eviction(**eviction_settings(env))
 
 
 def create_app(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -37,3 +38,16 @@ def test_a_bad_redis_url_is_a_clear_error() -> None:
     assert r.returncode == 2
     assert "is not a Redis URL" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_bad_eviction_setting_is_named_not_blamed_on_the_database() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "serve", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "CIVCARDS_MAX_LIVE_GAMES": "lots"},
+    )
+    assert r.returncode == 2
+    assert "CIVCARDS_MAX_LIVE_GAMES" in r.stderr
+    assert "database" not in r.stderr and "Traceback" not in r.stderr
