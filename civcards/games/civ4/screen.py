@@ -17,7 +17,6 @@ the board and the help say so. Only the terminal imports this module, through
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from rich import box
@@ -29,10 +28,10 @@ from rich.text import Text
 
 from ... import civ4
 from ...civ4 import CARDS, GameState, Observation, observe
-from ...civ4.cards import RULES, DeckCard, TechCard
 from ...civ4.observation import PlayerView
 from ...game_api import Choice, Expansion
 from ...i18n import t
+from .public import Costs, movers
 from .text import (
     card_help,
     card_name,
@@ -47,58 +46,6 @@ from .text import (
 ERAS = {1: "I", 2: "II", 3: "III"}
 RES_STYLES = ("yellow", "red", "cyan")
 
-_POP_BASE: int = RULES["population_cost_base"]
-_POP_STEP: int = RULES["population_cost_step"]
-_PLOT_BASE: int = RULES["plot_cost_base"]
-_PLOT_STEP: int = RULES["plot_cost_step"]
-_PLOT_PIVOT: int = RULES["plot_cost_pivot"]
-_MIN_COST: int = RULES["min_cost"]
-_HAPPY_DISCOUNT: int = RULES["happiness_discount"]
-_MAX_SLOTS: int = RULES["max_slots"]
-_POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
-
-
-# -- what a seat's public cards give (C18, C26, C50): from the observation only --------------
-
-
-class Costs:
-    """A seat's prices and building room, worked out from an observation (C18, C26, C50)."""
-
-    def __init__(self, obs: Observation, seat: int) -> None:
-        pv = obs.seats[seat]
-        self.pv = pv
-        self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-        self.slots = 1
-        cards: list[TechCard | DeckCard] = [CARDS.techs[c] for c in pv.techs]
-        cards += [CARDS.deck[c] for _, _, on in pv.plots for c in on]
-        for card in cards:
-            for e in card.effects:
-                if e.kind == "discount":
-                    self.disc[e.target] += e.amount
-                elif e.kind == "building_slots":
-                    self.slots = max(self.slots, e.slots)
-        self.happy = obs.status[1] == seat
-        self.happy_not_wonders = bool(dict(obs.options).get("happiness_not_wonders", False))
-
-    def plot(self) -> int:
-        n = len(self.pv.plots)
-        return max(_MIN_COST, _PLOT_BASE + _PLOT_STEP * (n - _PLOT_PIVOT) - self.disc["plot"])
-
-    def pop(self, plot: int) -> int:
-        pop = self.pv.plots[plot][1]
-        return max(_MIN_COST, _POP_BASE + _POP_STEP * pop - self.disc["population"])
-
-    def card(self, code: str) -> int:
-        card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
-        c = card.cost - self.disc[card.kind]
-        if self.happy and not (card.kind == "wonder" and self.happy_not_wonders):
-            c -= _HAPPY_DISCOUNT
-        return max(_MIN_COST, c)
-
-    def free_slots(self, plot: int) -> int:
-        _, pop, on = self.pv.plots[plot]
-        room = min(max(self.slots, 2 if pop >= _POP_TWO_SLOTS else 1), _MAX_SLOTS)
-        return max(0, room - len(on))
 
 
 def _res_text(amounts: Sequence[int]) -> Text:
@@ -623,9 +570,6 @@ class Civ4Screen:
     def __init__(self) -> None:
         self._state: GameState | None = None
         self._proposed: str | None = None
-        # the movers of the moves so far, found on a private replay (public facts)
-        self._replica: GameState | None = None
-        self._movers: list[int] = []
 
     def _see(self, state: GameState) -> None:
         self._state = state
@@ -633,19 +577,7 @@ class Civ4Screen:
     def movers(self, state: GameState) -> list[int]:
         """Who made each move so far (C72: whose turn and which step is public)."""
         self._see(state)
-        moves = state.moves
-        rep = self._replica
-        if rep is None or len(rep.moves) > len(moves) or rep.moves != moves[: len(rep.moves)]:
-            rec = json.loads(civ4.write_record(state))
-            rec["moves"] = []
-            rep = civ4.state_from_record(rec)
-            self._replica = rep
-            self._movers = []
-        for text in moves[len(rep.moves) :]:
-            mover = rep.to_move
-            rep.apply(text)
-            self._movers.append(-1 if mover is None else mover)
-        return self._movers
+        return movers(state)
 
     # -- the protocol ----------------------------------------------------------------------
 

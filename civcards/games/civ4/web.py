@@ -22,7 +22,6 @@ Rich or the terminal.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from contextlib import suppress
 from functools import lru_cache
@@ -32,20 +31,12 @@ from ... import civ4
 from ...civ4 import CARDS, GameState, Observation, observe
 from ...civ4.cards import RULES, DeckCard, TechCard
 from ...i18n import normalize_lang, t
+from .public import Costs, movers
 from .text import card_help, card_name, describe_move, reconstructed, step_name, winners_text
 
 ERAS = {1: "I", 2: "II", 3: "III"}
 _CULTURE_MIN: int = RULES["culture_minimum"]
 _HAPPY_MIN: int = RULES["happiness_minimum"]
-_POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
-_MAX_SLOTS: int = RULES["max_slots"]
-_POP_BASE: int = RULES["population_cost_base"]
-_POP_STEP: int = RULES["population_cost_step"]
-_PLOT_BASE: int = RULES["plot_cost_base"]
-_PLOT_STEP: int = RULES["plot_cost_step"]
-_PLOT_PIVOT: int = RULES["plot_cost_pivot"]
-_MIN_COST: int = RULES["min_cost"]
-_HAPPY_DISCOUNT: int = RULES["happiness_discount"]
 
 
 # -- words, memoised (every frame repeats the whole log) -------------------------------------
@@ -80,94 +71,6 @@ def _card(code: str, lang: str) -> dict[str, Any]:
         out["culture"] = card.culture
         out["happiness"] = card.happiness
     return out
-
-
-# -- who made each move (public), from a private replay kept per game ------------------------
-
-
-class _Replica:
-    __slots__ = ("movers", "plots", "state")
-
-    def __init__(self, plots: tuple[str, ...], state: GameState) -> None:
-        self.plots = plots
-        self.state = state
-        self.movers: list[int] = []
-
-
-_REPLICAS: OrderedDict[int, _Replica] = OrderedDict()
-_MAX_REPLICAS = 2048
-
-
-def _fresh(g: GameState) -> _Replica:
-    rec = g.record()
-    rec["moves"] = []
-    rec["chance"] = list(g.chance_out)
-    rec.pop("result", None)
-    return _Replica(g.init_plots, civ4.state_from_record(rec))
-
-
-def movers(g: GameState) -> list[int]:
-    """Who made each move of ``g`` so far (-1 where nobody was to move)."""
-    key = id(g.init_plots)
-    rep = _REPLICAS.get(key)
-    done = len(rep.state.moves) if rep is not None else 0
-    if rep is None or rep.plots is not g.init_plots or g.moves[:done] != rep.state.moves:
-        rep = _fresh(g)
-        _REPLICAS[key] = rep
-    _REPLICAS.move_to_end(key)
-    while len(_REPLICAS) > _MAX_REPLICAS:
-        _REPLICAS.popitem(last=False)
-    for text in g.moves[len(rep.state.moves) :]:
-        mover = rep.state.to_move
-        try:
-            rep.state.apply(text)
-        except (civ4.IllegalMoveError, civ4.NotationError):  # pragma: no cover - defensive
-            _REPLICAS.pop(key, None)
-            return [-1] * len(g.moves)
-        rep.movers.append(-1 if mover is None else mover)
-    return rep.movers[: len(g.moves)]
-
-
-# -- a seat's prices and room, from public facts (C18, C26, C50) ------------------------------
-
-
-class _Costs:
-    def __init__(self, obs: Observation, seat: int) -> None:
-        pv = obs.seats[seat]
-        self.pv = pv
-        self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-        self.slots = 1
-        cards: list[TechCard | DeckCard] = [CARDS.techs[c] for c in pv.techs]
-        cards += [CARDS.deck[c] for _, _, on in pv.plots for c in on]
-        for card in cards:
-            for e in card.effects:
-                if e.kind == "discount":
-                    self.disc[e.target] += e.amount
-                elif e.kind == "building_slots":
-                    self.slots = max(self.slots, e.slots)
-        self.happy = obs.status[1] == seat
-        self.happy_not_wonders = bool(dict(obs.options).get("happiness_not_wonders", False))
-
-    def plot(self) -> int:
-        n = len(self.pv.plots)
-        c = _PLOT_BASE + _PLOT_STEP * (n - _PLOT_PIVOT) - self.disc["plot"]
-        return max(_MIN_COST, c)
-
-    def pop(self, i: int) -> int:
-        c = _POP_BASE + _POP_STEP * self.pv.plots[i][1] - self.disc["population"]
-        return max(_MIN_COST, c)
-
-    def card(self, code: str) -> int:
-        card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
-        c = card.cost - self.disc[card.kind]
-        if self.happy and not (card.kind == "wonder" and self.happy_not_wonders):
-            c -= _HAPPY_DISCOUNT
-        return max(_MIN_COST, c)
-
-    def free_slots(self, i: int) -> int:
-        _, pop, on = self.pv.plots[i]
-        room = min(max(self.slots, 2 if pop >= _POP_TWO_SLOTS else 1), _MAX_SLOTS)
-        return max(0, room - len(on))
 
 
 # -- the view -----------------------------------------------------------------------------------
@@ -208,7 +111,7 @@ def _status(obs: Observation, names: Sequence[str], lang: str) -> dict[str, Any]
 
 def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
     pv = obs.seats[s]
-    costs = _Costs(obs, s)
+    costs = Costs(obs, s)
     plots = []
     for i, (code, pop, on) in enumerate(pv.plots):
         plots.append(
@@ -328,7 +231,7 @@ def web_view(
             for _, th, v, c in obs.known_steals
         ],
     }
-    viewer = _Costs(obs, seat) if seat is not None else None
+    viewer = Costs(obs, seat) if seat is not None else None
     out["plot_market"] = [
         {**_card(c, lang), "cost": viewer.plot() if viewer else None} for c in obs.plot_market
     ]
