@@ -165,7 +165,7 @@ class MoveBody(BaseModel):
     )
     steps: list[Annotated[str, Field(max_length=200)]] = Field(
         default_factory=list,
-        max_length=8,
+        max_length=64,  # a civ4 move was seen 9 steps below the view's choices
         description="The texts of the expanded steps (that hide nothing) this move is below, "
         "from the view's choices down; empty for a choice of the view itself.",
     )

@@ -425,3 +425,22 @@ def test_a_search_bot_plays_at_the_table(server: ServerProcess) -> None:
             json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": bad}]},
         )
         assert r.status_code == 422 and r.json()["code"] in ("bad_bot", "invalid_request"), r.text
+
+
+def test_a_move_may_lie_many_steps_deep(server: ServerProcess) -> None:
+    """A civ4 move was seen 9 steps below the view's choices: the request model takes
+    such a path (the game judges the steps), and still bounds it."""
+    gid, tokens = two_humans(server)
+    n = state(server, gid, tokens[0])["move_number"]
+    url = f"{server.base}/api/games/{gid}/moves"
+    deep = httpx.post(
+        url, json={"move": "end", "expected": n, "steps": ["x"] * 9},
+        headers={H: tokens[0]}, timeout=10,
+    )  # fmt: skip
+    assert deep.status_code != 422, deep.text
+    too_deep = httpx.post(
+        url, json={"move": "end", "expected": n, "steps": ["x"] * 65},
+        headers={H: tokens[0]}, timeout=10,
+    )  # fmt: skip
+    assert too_deep.status_code == 422, too_deep.text
+    assert state(server, gid, tokens[0])["move_number"] == n
