@@ -149,7 +149,8 @@ MIGRATION_LOCK = 0x43495643  # "CIVC"
 
 
 def migrate(engine: Engine) -> None:
-    """Bring the schema up to date (Alembic ``upgrade head``)."""
+    """Bring the schema up to date (Alembic ``upgrade heads``: features add their own
+    migrations on separate branches from ``0002``, so there may be several heads)."""
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
@@ -157,4 +158,4 @@ def migrate(engine: Engine) -> None:
             # several processes starting at once: one migrates, the others wait for it
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, "heads")
