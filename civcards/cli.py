@@ -1,5 +1,5 @@
-"""The ``civcards`` command line: play, replay, simulate, arena, report, bench, train-value,
-serve, loadtest, games.
+"""The ``civcards`` command line: play, replay, analyse, simulate, arena, report, bench,
+train-value, serve, loadtest, games.
 
 Each command lives in :mod:`civcards.commands`. ``civcards serve`` imports only
 its own command, so the web process never loads Rich or the terminal game.
@@ -17,6 +17,7 @@ import typer
 COMMANDS: dict[str, str] = {
     "play": "play",
     "replay": "replay",
+    "analyse": "analyse",
     "simulate": "simulate",
     "arena": "arena",
     "report": "report",

@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..game_api import Choice, Game
 from .base import Bot, Decision
@@ -123,6 +123,18 @@ class _Node:
 _MISSING = object()
 
 
+class OptionValue(NamedTuple):
+    """One searched option of a decision (:meth:`ISMCTSBot.option_values`)."""
+
+    #: the whole move (or the hidden step) the branch stands for
+    move: str
+    #: the text of the decision's choice it is below
+    choice: str
+    #: its value to the searching seat, in [0, 1] (the seat's chance of winning)
+    value: float
+    visits: int
+
+
 class ISMCTSBot(Bot):
     """Single-observer ISMCTS over the seat's information set; see the module's documentation."""
 
@@ -179,6 +191,9 @@ class ISMCTSBot(Bot):
         self._root_text: dict[Hashable, Any] = {}
         #: below a factored step: the rest of the move chosen above it
         self._plan: list[str] = []
+        #: search a decision even when it has a single choice (post-game analysis values
+        #: it); off for play, where a single choice costs nothing
+        self.search_single = False
 
     def choose(self, decision: Decision) -> Choice:
         choices = decision.choices
@@ -186,7 +201,7 @@ class ISMCTSBot(Bot):
         chosen = decision.chosen
         plan = self._plan
         self._plan = []
-        if len(choices) == 1:
+        if len(choices) == 1 and not self.search_single:
             return choices[0]
         if chosen is not None and not chosen.hidden and plan:
             for c in choices:
@@ -238,6 +253,24 @@ class ISMCTSBot(Bot):
             if c.text == text:
                 return c
         return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+
+    def option_values(self) -> list[OptionValue]:
+        """The options searched at the last decision, most visited first: each branch of
+        the root with the move it stands for, the decision's choice it is below, its
+        value to the searching seat (in [0, 1]) and its visits. Empty where the last
+        decision was not searched (a single choice, the kit's fallback)."""
+        root = self.last_root
+        if root is None or not self.last_iterations:
+            return []
+        out: list[OptionValue] = []
+        texts = self._root_text
+        for key, child in root.children.items():
+            choice = texts.get(key)
+            if choice is None:
+                continue
+            out.append(OptionValue(self.kit.path(key)[-1], choice, child.q, child.visits))
+        out.sort(key=lambda o: -o.visits)
+        return out
 
     def _root_edges(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
         """The root's branches that lead to one of the decision's choices."""
@@ -379,4 +412,4 @@ def make_ismcts(game: Game, arg: str | None, seed: int | None) -> ISMCTSBot:
     )
 
 
-__all__ = ["HORIZONS", "ISMCTSBot", "make_ismcts", "parse_budget"]
+__all__ = ["HORIZONS", "ISMCTSBot", "OptionValue", "make_ismcts", "parse_budget"]

@@ -102,6 +102,21 @@ def generic_replay(
     return status, "\n".join(lines)
 
 
+def _without_annotations(text: str) -> str:
+    """An annotated record (``civcards analyse --out``) read as the record it annotates."""
+    if '"annotations"' not in text:
+        return text
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(obj, dict) and "annotations" in obj:
+        from ..analysis import without_annotations
+
+        return json.dumps(without_annotations(obj), ensure_ascii=False)
+    return text
+
+
 def run_replay(path: str, as_json: bool, legal: bool, seat: int | None = None) -> int:
     """Replay a record file, print the position, return the exit status."""
     try:
@@ -113,6 +128,7 @@ def run_replay(path: str, as_json: bool, legal: bool, seat: int | None = None) -
         else:
             typer.echo(f"error: {e}", err=True)
         return EXIT_INVALID
+    text = _without_annotations(text)
     game = record_game(text)
     own = getattr(game, "replay_cli", None)
     if own is not None:

@@ -1,0 +1,267 @@
+"""Post-game analysis (issue 20): ``civcards.analysis`` and ``civcards analyse``.
+
+The positions are found in real games through the game interface (no position is
+typed in): a seat that can win at once (R21: the hegemony is checked at the end of
+its own turn) on its last turn (R23: the deck ran out, the game ends by majorities
+after it), where another move loses at once.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from civcards.analysis import (
+    ANNOTATIONS,
+    AnalysisError,
+    analyse_decision,
+    analyse_record,
+    annotate,
+    label_of,
+    parse_record,
+    state_at,
+)
+from civcards.bots import bot_move, make_bot
+from civcards.game_api import Choice, Game, get_game
+
+BUDGET = "ismcts:600it"
+
+
+def _finals(game: Game, state: Any) -> list[Choice]:
+    return [c for c in game.choices(state) if c.final]
+
+
+def _ends(game: Game, state: Any, seat: int, c: Choice) -> tuple[bool, bool]:
+    """After ``c`` (and at most one more move of the same seat): (some line wins at once,
+    some line ends the game lost at once)."""
+    s2 = state.copy()
+    game.apply_choice(s2, c)
+    if s2.finished:
+        res = game.result(s2)
+        assert res is not None
+        won = res.winners == (seat,)
+        return won, not won
+    if s2.to_move != seat:
+        return False, False
+    win = lose = False
+    for d in _finals(game, s2):
+        s3 = s2.copy()
+        game.apply_choice(s3, d)
+        if s3.finished:
+            res = game.result(s3)
+            assert res is not None
+            if res.winners == (seat,) and res.reason == "hegemony":
+                win = True
+            elif seat not in res.winners:
+                lose = True
+    return win, lose and not win
+
+
+def _hegemony_position(game: Game) -> tuple[dict[str, Any], int, list[str], list[str]]:
+    """The first position of seeded greedy games where one move wins at once by hegemony
+    (R21: ending the turn with the threshold reached) and another loses at once (the
+    game's last turn, R23: it leaves the threshold and the game ends by majorities): the
+    record, the index of the move, the winning and the losing moves. (The scan starts at
+    seed 400 to be short: the first 400 deals hold none.)"""
+    for seed in range(400, 2400):
+        state = game.new_state(2, game.check_options(2, {}), seed)
+        bots = [make_bot(game, "greedy", 2 * seed + i) for i in range(2)]
+        while not state.finished:
+            seat = state.to_move
+            plays = _finals(game, state)
+            if len(plays) > 1:
+                verdicts = {c.text: _ends(game, state, seat, c) for c in plays}
+                wins = [t for t, (w, _) in verdicts.items() if w]
+                losses = [t for t, (w, lo) in verdicts.items() if lo and not w]
+                if wins and losses:
+                    rec = game.record(state)
+                    return rec, len(rec["moves"]), wins, losses
+            game.play(state, bot_move(bots[seat], game, state))
+    raise AssertionError("no hegemony position in 2000 seeded games")
+
+
+@pytest.fixture(scope="module")
+def carta() -> Game:
+    return get_game("carta")
+
+
+@pytest.fixture(scope="module")
+def hegemony(carta: Game) -> tuple[dict[str, Any], int, list[str], list[str]]:
+    return _hegemony_position(carta)
+
+
+def test_passing_up_a_hegemony_is_a_blunder(
+    carta: Game, hegemony: tuple[dict[str, Any], int, list[str], list[str]]
+) -> None:
+    """R21/R23: on its last turn a seat that holds the hegemony threshold makes a move that
+    gives it up instead of ending its turn: a blunder, and the bot prefers the winning move."""
+    rec, index, wins, losses = hegemony
+    state = state_at(carta, rec, index)
+    bad = analyse_decision(carta, state.copy(), losses[0], BUDGET, seed=1, index=index)
+    assert bad.label == "blunder", bad
+    assert bad.best in wins
+    assert bad.before is not None and bad.after is not None and bad.before > 0.9 > bad.after
+    good = analyse_decision(carta, state.copy(), wins[0], BUDGET, seed=1, index=index)
+    assert good.label == "best" and good.best in wins and good.drop == 0.0
+
+
+def _swapped_deck(
+    carta: Game, rec: dict[str, Any], index: int, seat: int, rng: random.Random
+) -> dict[str, Any] | None:
+    """The record with two cards of one era swapped such that ``seat`` sees the same
+    before move ``index`` (its observation equal) and the whole position differs."""
+    deck = rec["deck"]
+    eras = [(0, 25), (25, 54), (54, 95)]
+    real = state_at(carta, rec, index)
+    mine = carta.observe(real, seat).to_json()
+    whole = carta.position_json(real)
+    for _ in range(400):
+        lo, hi = eras[rng.randrange(3)]
+        i, j = rng.randrange(lo, hi), rng.randrange(lo, hi)
+        if deck[i] == deck[j]:
+            continue
+        d = list(deck)
+        d[i], d[j] = d[j], d[i]
+        other = {**rec, "deck": "".join(d), "moves": rec["moves"][:index]}
+        try:
+            st = state_at(carta, other, index)
+        except Exception:
+            continue
+        if carta.observe(st, seat).to_json() == mine and carta.position_json(st) != whole:
+            return other
+    return None
+
+
+def test_a_seat_analysis_does_not_depend_on_hidden_cards(
+    carta: Game, hegemony: tuple[dict[str, Any], int, list[str], list[str]]
+) -> None:
+    """The same observation, other hidden cards (another hand, another deck order): the
+    same analysis for the same seed."""
+    rec, _index, _, _ = hegemony
+    rng = random.Random(3)
+    checked = 0
+    for index in (0, 9, 20, 40):
+        state = state_at(carta, rec, index)
+        seat = state.to_move
+        other = _swapped_deck(carta, rec, index, seat, rng)
+        if other is None:
+            continue
+        move = rec["moves"][index]
+        a = analyse_decision(carta, state, move, "ismcts:300it", seed=5, index=index)
+        b = analyse_decision(
+            carta, state_at(carta, other, index), move, "ismcts:300it", seed=5, index=index
+        )
+        assert a == b
+        checked += 1
+    assert checked >= 2
+
+
+def _short_record(carta: Game) -> dict[str, Any]:
+    state = carta.new_state(2, carta.check_options(2, {}), 11)
+    bots = [make_bot(carta, "greedy", 11 + i) for i in range(2)]
+    while not state.finished:
+        carta.play(state, bot_move(bots[state.to_move], carta, state))
+    return carta.record(state, ["Ada", "Bo"])
+
+
+def test_an_analysis_is_reproducible_for_a_seed_and_budget(carta: Game) -> None:
+    rec = _short_record(carta)
+    a = analyse_record(rec, "ismcts:100it", seed=7)
+    assert a == analyse_record(rec, "ismcts:100it", seed=7)
+    assert a == analyse_record(rec, "ismcts:100it", seed=7, jobs=2, chunk=9)
+    assert len(a["moves"]) == len(rec["moves"])
+    assert [s["moves"] for s in a["summary"]] == [
+        sum(1 for m in a["moves"] if m["seat"] == s) for s in range(2)
+    ]
+    assert a["names"] == ["Ada", "Bo"]
+    other = analyse_record(rec, "ismcts:100it", seed=8)
+    assert [m["after"] for m in other["moves"]] != [m["after"] for m in a["moves"]]
+
+
+def test_labels_follow_the_thresholds() -> None:
+    assert [label_of(x) for x in (0.0, 0.009, 0.01, 0.049, 0.05, 0.1, 0.2, 1.0)] == [
+        "best",
+        "best",
+        "good",
+        "good",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+        "blunder",
+    ]
+
+
+def test_an_unfinished_or_bad_record_is_refused(carta: Game) -> None:
+    state = carta.new_state(2, carta.check_options(2, {}), 1)
+    with pytest.raises(AnalysisError, match="not over"):
+        parse_record(carta.record(state))
+    with pytest.raises(AnalysisError, match="not JSON"):
+        parse_record("{")
+    with pytest.raises(AnalysisError, match="format"):
+        parse_record({"moves": []})
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "analyse", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "content", ['{"format": "civ-notation/1", "moves": [', '{"format": "nope/1"}', "[1, 2]"]
+)
+def test_the_cli_refuses_a_malformed_record_in_one_sentence(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    out = _cli(str(path))
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+    assert out.stdout == ""
+
+
+def test_the_cli_writes_json_an_annotated_record_that_replay_reads(
+    carta: Game, tmp_path: Path
+) -> None:
+    rec = _short_record(carta)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    annotated = tmp_path / "annotated.json"
+    out = _cli(
+        str(path), "--bot", "ismcts:50it", "--json", "--out", str(annotated), "--no-progress"
+    )
+    assert out.returncode == 0, out.stderr
+    analysis = json.loads(out.stdout)
+    assert {s["seat"] for s in analysis["summary"]} == {0, 1}
+    ann = json.loads(annotated.read_text())
+    assert ann[ANNOTATIONS] == analysis
+    assert annotate(rec, analysis) == ann
+    # replay reads the annotated record as the record (its annotations ignored)
+    plain = subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "replay", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    again = subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "replay", "--json", str(annotated)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert again.returncode == plain.returncode == 0
+    assert again.stdout == plain.stdout
+    # an annotated record is analysed as its record
+    assert parse_record(ann)[1] == parse_record(rec)[1]
