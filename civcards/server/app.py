@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..game_api import DEFAULT_GAME, GameError, OptionsError, get_game
+from .accounts import add_accounts
 from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import hash_token, make_engine, migrate
 from .kinds import describe_kinds, load_extra_games
@@ -121,6 +122,13 @@ class CreateGame(BaseModel):
         description="A private game (the default: a game among invited friends) is never "
         "listed in GET /api/games; its seats' holders find it through their links. A public "
         "game (false) is an open table: listed in the lobby for anyone to watch or join.",
+    )
+    rated: bool = Field(
+        default=False,
+        strict=True,
+        description="A rated game (docs/accounts.md): only for a logged-in creator (the "
+        "session cookie), every seat human, and each seat taken by a logged-in account; "
+        "its result counts in the accounts' ratings.",
     )
 
 
@@ -402,6 +410,7 @@ def create_app(
             seats=[s.model_dump() for s in body.seats],
             seed=body.seed,
             private=body.private,
+            rated=body.rated,
         )
         server.kick_bots(live)
         links = []
@@ -796,6 +805,7 @@ def create_app(
 
     add_health(app, server, bus)
     add_pages(app, server)
+    add_accounts(app, server)  # optional accounts: /api/account/..., /account (accounts.py)
     return app
 
 

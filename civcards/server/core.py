@@ -292,6 +292,25 @@ def bot_seed(secret: str, seat: int, move_number: int) -> int:
 Decorator = Callable[[Live, dict[str, Any], str], None]
 
 
+class SeatHooks:
+    """An observer of seats and games (the accounts, :mod:`.accounts`), added to
+    :attr:`TableServer.hooks`; each method does nothing unless overridden."""
+
+    def creating(self, s: Session, game_id: str, seats: list[SeatInfo], rated: bool) -> None:
+        """Inside the transaction that stores a new game (its seats added): an
+        :class:`ApiError` refuses the game, and nothing is stored."""
+
+    def claiming(self, live: Live, seat: int) -> None:
+        """Before an invitation to ``seat`` is claimed: an :class:`ApiError` refuses it."""
+
+    def seat_token(self, live: Live, seat: int, token: str) -> None:
+        """``seat`` got a token of its own (claimed, revoked, a rematch), once stored, under
+        the game's lock. Errors are logged, never refuse."""
+
+    def finished(self, live: Live) -> None:
+        """A move finished the game, once stored, under the game's lock. Errors are logged."""
+
+
 class TableServer:
     """Games in memory over the database; the only place where moves are made."""
 
@@ -309,6 +328,8 @@ class TableServer:
         #: the token hashes of the seats of the games held here: (game id, seat)
         self.tokens: dict[str, tuple[str, int]] = {}
         self.decorate: Decorator | None = None
+        #: observers of seats and games (accounts): :class:`SeatHooks`
+        self.hooks: list[SeatHooks] = []
         #: tells the other processes that a game changed (game id, move number); set
         #: with :meth:`share` when several processes share the database
         self.publish: Callable[[str, int], Awaitable[None]] | None = None
@@ -354,6 +375,15 @@ class TableServer:
 
     def share(self, publish: Callable[[str, int], Awaitable[None]]) -> None:
         self.publish = publish
+
+    def _tell(self, what: str, *args: Any) -> None:
+        """Call each hook's method ``what`` (:class:`SeatHooks`) after a change is stored:
+        an error is logged, the change stands."""
+        for h in self.hooks:
+            try:
+                getattr(h, what)(*args)
+            except Exception:
+                log.exception("the %s hook failed", what)
 
     # -- loading -----------------------------------------------------------
 
@@ -643,6 +673,7 @@ class TableServer:
         rematch_of: str | None = None,
         issue_tokens: bool = True,
         private: bool = True,
+        rated: bool = False,
     ) -> tuple[Live, dict[int, str]]:
         """Create a game of the registered game ``kind``; returns it and the tokens of its
         human seats (shown once). The set-up is checked by the game alone
@@ -751,6 +782,12 @@ class TableServer:
                         joined=info.joined,
                     )
                 )
+            if rated and not self.hooks:
+                raise ApiError(422, "rated_unavailable", "this table does not rate games")
+            if self.hooks:
+                s.flush()
+            for hook in self.hooks:  # may refuse the game (ApiError): nothing is stored
+                hook.creating(s, gid, infos, rated)
         live = Live(
             id=gid,
             game=game,
@@ -826,6 +863,8 @@ class TableServer:
                 seat = self._invitation(live, h)
             if seat is None:
                 raise used
+            for hook in self.hooks:  # may refuse (a rated game's seat needs an account)
+                hook.claiming(live, seat)
             info = live.seats[seat]
             new_name = self._check_name(live, seat, name) if join else info.name
             tok = new_token()
@@ -852,6 +891,7 @@ class TableServer:
             info.name = new_name
             info.joined = info.joined or join
             self._set_token(live, seat, new_hash)
+            self._tell("seat_token", live, seat, tok)
         log.info("game %s: seat %d claimed", live.id, seat)
         await self.changed(live)
         return seat, tok
@@ -877,6 +917,7 @@ class TableServer:
                     self._sync_locked(live)
                     raise ApiError(409, "stale", STALE)
             self._set_token(live, seat, new_hash)
+            self._tell("seat_token", live, seat, tok)
         log.info("game %s: seat %d has a new token", live.id, seat)
         await self.changed(live)
         return tok
@@ -983,6 +1024,7 @@ class TableServer:
                     raise taken
             self._set_token(new, seat, token_hash)
             info.name = name
+            self._tell("seat_token", new, seat, tok)
         if created:
             await self.changed(live)
         if self.publish is not None:
@@ -1233,6 +1275,8 @@ class TableServer:
         live.moves.append(move)
         live.pending = None
         live.changed_at = time.monotonic()
+        if finished:
+            self._tell("finished", live)
 
     def _store(self, live: Live, write: Write) -> None:
         """One transaction: lock the game's row, check that the database holds the record

@@ -217,3 +217,60 @@ class WsErrorFrame(BaseModel):
 
 
 WS_MODELS: tuple[type[BaseModel], ...] = (WsHello, WsStateFrame, WsErrorFrame)
+
+
+# -- accounts (optional; docs/accounts.md) -------------------------------------
+
+
+class AccountOut(BaseModel):
+    """An account (only ever shown to itself)."""
+
+    id: str
+    name: str
+    created_at: str = Field(description="When it was registered (ISO 8601).")
+
+
+class SessionOut(BaseModel):
+    """Who this browser's session cookie belongs to."""
+
+    account: AccountOut | None = Field(description="The account logged in; null: anonymous.")
+    csrf: str | None = Field(
+        description="The session's CSRF token: send it as the X-CSRF-Token header with every "
+        "change made with the session cookie (POST /api/account/...). Null: not logged in."
+    )
+
+
+class AccountGameOut(BaseModel):
+    """A game one of the account's seats is in (the history)."""
+
+    id: str
+    game: str = Field(description="The game's registered name.")
+    title: str
+    seat: int = Field(description="The account's seat.")
+    names: list[str] = Field(description="The seats' names, in seat order ('' where none).")
+    status: Literal["playing", "finished"]
+    created_at: str
+    rated: bool
+    result: Literal["won", "lost", "shared"] | None = Field(
+        description="How it ended for the account's seat; null while it is played."
+    )
+    rating_before: float | None = Field(
+        description="A rated game: the account's rating (ordinal, mu - 3 sigma) before it."
+    )
+    rating_after: float | None = Field(description="… and after it (null until it is over).")
+
+
+class RatingOut(BaseModel):
+    """The account's rating at one game (openskill's Plackett-Luce model)."""
+
+    game: str
+    title: str
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="The rating shown: mu - 3 sigma.")
+    games: int = Field(description="Rated games counted.")
+    wins: float = Field(description="Rated games won (a shared victory counts its share).")
+
+
+class OkOut(BaseModel):
+    ok: Literal[True]
