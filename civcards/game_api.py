@@ -397,11 +397,27 @@ class Game(Protocol):
         """What the game's front-end module shows beyond the observation of ``seat``
         (None: a spectator), JSON-safe, in ``lang``, and only what that seat may know.
 
-        The table shell reads two keys: ``log``, the public move log in words (a
-        list of ``{"seat", "text", "words"}``), and ``result``, the game's words on
-        a finished game (a dict merged into the view's result, e.g. ``"why"``); the
-        rest is the module's own.
+        The table shell reads these keys: ``log``, the public move log in words (a
+        list of ``{"seat", "text", "words"}``); ``result``, the game's words on
+        a finished game (a dict merged into the view's result, e.g. ``"why"``; its
+        ``"hands"``, a list of ``{"seat", "words"}``, are every final hand, given
+        once the game is over); and ``standing`` (optional), who leads now as the
+        seat sees it: ``{"title", "lead", "rows": [{"seat", "text", "lead"}],
+        "note"}`` (words in ``lang``). The rest is the module's own.
         """
+        ...
+
+    def rules_page(self, lang: str = "en") -> str:
+        """The game's rules written for players, in ``lang``: CommonMark without raw
+        HTML, short, with examples (the web table's ``/rules/{game}``). A game without
+        this member gets a page with its title and options only."""
+        ...
+
+    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+        """Every card or effect of the game with what it does, in ``lang``:
+        ``{"title", "note", "sections": [{"title", "cards": [{"name", "text",
+        "tags"}]}]}`` (``note``: a line shown above it, e.g. that the card set is a
+        reconstruction; ``tags``: short facts such as a cost or a level)."""
         ...
 
     # -- terminal ------------------------------------------------------------------

@@ -338,6 +338,23 @@ class ToyGame:
         assert r is not None
         return "Won by " + ", ".join(names[s] for s in r.winners)
 
+    #: the rules page (``Game.rules_page``): a test game still speaks every language
+    RULES: Mapping[str, str] = {
+        "en": "# High Card\n\nOn your turn, play a card from your hand. The highest pile wins.",
+        "fr": "# Carte haute\n\nÀ ton tour, pose une carte de ta main. La plus haute pile gagne.",
+        "de": "# Hohe Karte\n\nSpiele in deinem Zug eine Karte aus der Hand. Der höchste Stapel "
+        "gewinnt.",
+        "es": "# Carta alta\n\nEn tu turno, juega una carta de tu mano. Gana la pila más alta.",
+        "pt": "# Carta alta\n\nNa sua vez, jogue uma carta da mão. Vence a pilha mais alta.",
+    }
+
+    def rules_page(self, lang: str = "en") -> str:
+        return self.RULES.get(lang, self.RULES["en"])
+
+    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+        # the cards are plain numbers: nothing to explain beyond the rules page
+        return {"title": self.title, "note": None, "sections": []}
+
     def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:
         return {}
 

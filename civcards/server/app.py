@@ -50,6 +50,7 @@ from .models import (
     StepExpansionOut,
     ViewOut,
 )
+from .rules import router as rules_router
 from .security import (
     ForwardedHostMiddleware,
     HostCheckMiddleware,
@@ -805,6 +806,7 @@ def create_app(
 
     add_health(app, server, bus)
     add_pages(app, server)
+    app.include_router(rules_router)  # /rules/{game}, /api/rules/{game} (rules.py)
     add_accounts(app, server)  # optional accounts: /api/account/..., /account (accounts.py)
     return app
 

@@ -7,7 +7,10 @@ and every game's into the one dictionary a browser receives.
 
 from __future__ import annotations
 
-from ..i18n import DEFAULT_LANG, MESSAGES, normalize_lang
+from collections.abc import Sequence
+from typing import Any
+
+from ..i18n import DEFAULT_LANG, MESSAGES, normalize_lang, t
 
 
 def catalogue(lang: str) -> dict[str, str]:
@@ -19,3 +22,24 @@ def catalogue(lang: str) -> dict[str, str]:
 def web_keys() -> list[str]:
     """The keys of the web table's own texts."""
     return sorted(k for k in MESSAGES if k.startswith("web."))
+
+
+def seat_name(seat: int, kind: str | None, bot: str | None, name: str | None, lang: str) -> str:
+    """A seat's name as the table shows it in ``lang``: its player's own name, else the
+    words for a seat nobody named ("Seat 2") or for a bot the server named when the game
+    was made (``"{level} bot {n}"``, stored in English: "Bot 3 (random)")."""
+    n = seat + 1
+    if kind == "bot" and bot and (not name or name == f"{bot} bot {n}"):
+        base = bot.partition(":")[0]
+        key = f"web.botlevel.{base}"
+        level = t(lang, key) if key in MESSAGES else base
+        return t(lang, "web.bot_seat", n=n, level=level)
+    return name or t(lang, "web.seat_n", n=n)
+
+
+def seat_names(seats: Sequence[Any], lang: str) -> list[str]:
+    """:func:`seat_name` of each seat (objects with ``kind``, ``bot`` and ``name``)."""
+    return [
+        seat_name(i, getattr(s, "kind", None), getattr(s, "bot", None), s.name, lang)
+        for i, s in enumerate(seats)
+    ]

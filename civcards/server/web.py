@@ -21,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 from ..game_api import DEFAULT_GAME
 from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
-from .i18n_web import catalogue
+from .i18n_web import catalogue, seat_names
 from .kinds import describe_kinds, web_module, web_view
 
 HERE = Path(__file__).parent
@@ -66,7 +66,8 @@ def _describer(live: Live, lang: str, names: list[str]) -> Callable[[str], str]:
 
 def words(live: Live, texts: list[str], lang: str) -> dict[str, str]:
     """Each choice text of ``texts`` in words, in ``lang``."""
-    say = _describer(live, normalize_lang(lang), live.names())
+    code = normalize_lang(lang)
+    say = _describer(live, code, seat_names(live.seats, code))
     return {x: say(x) for x in texts}
 
 
@@ -74,7 +75,7 @@ def decorate(live: Live, view: dict[str, Any], lang: str) -> None:
     """Add words in ``lang``: the choices', the game's own (its move log, how it was won:
     :meth:`Game.web_view`) and who won."""
     lang = normalize_lang(lang)
-    names = live.names()
+    names = seat_names(live.seats, lang)  # "Seat 2", a bot's default name: in lang
     game = live.game
     view["lang"] = lang
     view["names"] = names

@@ -422,6 +422,16 @@ class CartaGame:
 
         return web_view(state, seat, names, lang)
 
+    def rules_page(self, lang: str = "en") -> str:
+        from .rules_text import rules_page
+
+        return rules_page(lang)
+
+    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+        from .rules_text import card_reference
+
+        return card_reference(lang)
+
     # -- optional capabilities -----------------------------------------------------------
 
     def determinizer(

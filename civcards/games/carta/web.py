@@ -14,8 +14,10 @@ from functools import lru_cache
 from typing import Any
 
 from ...carta import GameState, observe
+from ...carta.cards import counts_to_str
 from ...i18n import normalize_lang, t
-from .text import describe_move, hegemony_domain, tiebreak_text
+from .standing import standing
+from .text import cards_text, describe_move, hegemony_domain, tiebreak_text
 
 
 @lru_cache(maxsize=65536)
@@ -38,6 +40,8 @@ def web_view(
             for s, text in zip(obs.movers, obs.history, strict=True)
         ]
     }
+    # who leads now, from this seat's own view (R25: the play areas are public)
+    out["standing"] = standing(obs.to_json(), list(names), lang)
     if state.finished:
         result: dict[str, Any] = {"victory": state.victory, "why": "", "tiebreak": None}
         if state.victory == "hegemony":
@@ -52,6 +56,11 @@ def web_view(
         elif state.victory == "majority":
             result["why"] = t(lang, "ui.by_majority")
             result["tiebreak"] = tiebreak_text(state, lang)
+        # once the game is over every hand is public: the end screen shows them all
+        result["hands"] = [
+            {"seat": s, "words": cards_text(lang, counts_to_str(state.hands[s]))}
+            for s in range(state.n)
+        ]
         out["result"] = result
     return out
 

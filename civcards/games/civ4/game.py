@@ -234,6 +234,16 @@ class Civ4Game:
 
         return web_view(state, seat, names, lang)
 
+    def rules_page(self, lang: str = "en") -> str:
+        from .rules_text import rules_page
+
+        return rules_page(lang)
+
+    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+        from .rules_text import card_reference
+
+        return card_reference(lang)
+
     # -- bots and sims -----------------------------------------------------------------
 
     def bots(self) -> Mapping[str, Callable[[str | None, int | None], Any]]:

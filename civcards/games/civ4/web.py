@@ -32,7 +32,16 @@ from ...civ4 import CARDS, GameState, Observation, observe
 from ...civ4.cards import RULES, DeckCard, TechCard
 from ...i18n import normalize_lang, t
 from .public import Costs, movers
-from .text import card_help, card_name, describe_move, reconstructed, step_name, winners_text
+from .standing import standing
+from .text import (
+    card_help,
+    card_name,
+    cards_text,
+    describe_move,
+    reconstructed,
+    step_name,
+    winners_text,
+)
 
 ERAS = {1: "I", 2: "II", 3: "III"}
 _CULTURE_MIN: int = RULES["culture_minimum"]
@@ -275,10 +284,16 @@ def web_view(
     if seat is not None and obs.to_move == seat and not obs.finished:
         opts = {ch.text for ch in civ4.choices(state)}
         out["decide"] = _decision(state, obs, seat, opts)
+    # who leads now, from this seat's own view (C72: the empires are public)
+    out["standing"] = standing(obs, names, lang)
     if state.finished:
         out["result"] = {
             "why": winners_text(state, names, lang),
             "tiebreak": t(lang, "ccg.result.tiebreak"),
+            # once the game is over every hand is public: the end screen shows them all
+            "hands": [
+                {"seat": s, "words": cards_text(state.hand(s), lang) or "—"} for s in range(state.n)
+            ],
         }
     return out
 

@@ -17,8 +17,20 @@ export function t(key, params = {}) {
 /** The words for a refusal of the server ({code, detail}) in the reader's language. */
 export function errorText(data) {
   const code = data && typeof data.code === "string" ? data.code : "";
-  if (code && texts[`web.err.${code}`] !== undefined) return t(`web.err.${code}`);
+  if (code && texts[`web.err.${code}`] !== undefined) return t(`web.err.${code}`, { detail: (data && data.detail) || "" });
   return t("web.error", { detail: (data && data.detail) || "" });
+}
+
+/** A seat's name (a public seat: {seat, kind, bot, name}) in the reader's language: the
+ * player's own, else "Seat 2", or a bot's default name ("random bot 3", stored in English). */
+export function seatName(s) {
+  const n = s.seat + 1;
+  if (s.kind === "bot" && s.bot && (!s.name || s.name === `${s.bot} bot ${n}`)) {
+    const base = s.bot.split(":")[0];
+    const key = `web.botlevel.${base}`;
+    return t("web.bot_seat", { n, level: texts[key] !== undefined ? t(key) : base });
+  }
+  return s.name || t("web.seat_n", { n });
 }
 
 export function currentLang() {

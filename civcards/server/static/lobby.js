@@ -1,6 +1,6 @@
 // The lobby: choose a game and its options, create it, share the seat links, list your
 // games, watch others. The games, their options and bots come from the server (/api/kinds).
-import { api, currentLang, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
+import { api, currentLang, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, seatName, t } from "./common.js";
 
 const form = document.getElementById("new-game");
 const gameSel = document.getElementById("game");
@@ -146,7 +146,8 @@ form.addEventListener("submit", async (e) => {
     return { kind: "bot", bot: s.kind.split(":")[1], name };
   });
   const body = { game: kind().name, players: n, options: currentOptions(), seats,
-    private: !document.getElementById("public").checked };
+    private: !document.getElementById("public").checked,
+    hints: !!(document.getElementById("hints") && document.getElementById("hints").checked) };
   const r = await api("POST", "/api/games", { body });
   if (!r.ok) {
     errorBox.textContent = errorText(r.data);
@@ -202,8 +203,13 @@ function statusText(g) {
   return g.status === "finished" ? t("web.status_finished") : t("web.status_playing", { n: g.move_number });
 }
 
+function reviewLink(g) {
+  return g.status === "finished"
+    ? ` <a class="button" href="/review/${esc(g.id)}" data-testid="review-${esc(g.id)}">${esc(t("web.review.open"))}</a>` : "";
+}
+
 function seatNames(g) {
-  return g.seats.map((s) => s.name || t("web.seat_n", { n: s.seat + 1 })).join(" · ");
+  return g.seats.map((s) => seatName(s)).join(" · ");
 }
 
 function gameTitle(g) {
@@ -223,9 +229,9 @@ async function renderMine() {
     const r = await api("GET", `/api/games/${encodeURIComponent(e.id)}`);
     if (!r.ok) return "";
     const g = r.data;
-    const name = g.seats[e.seat] ? (g.seats[e.seat].name || t("web.seat_n", { n: e.seat + 1 })) : "";
+    const name = g.seats[e.seat] ? seatName(g.seats[e.seat]) : "";
     return `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
-      <a class="button" href="/game/${esc(e.id)}#seat=${e.seat}" data-testid="resume-${esc(e.id)}">${esc(t("web.resume"))}: ${esc(name)}</a>
+      <a class="button" href="/game/${esc(e.id)}#seat=${e.seat}" data-testid="resume-${esc(e.id)}">${esc(t("web.resume"))}: ${esc(name)}</a>${reviewLink(g)}
       <button type="button" class="forget" data-id="${esc(e.id)}">${esc(t("web.forget"))}</button></li>`;
   }));
   ul.innerHTML = items.join("") || `<li class="muted">${esc(t("web.no_games"))}</li>`;
@@ -242,7 +248,7 @@ async function renderAll() {
     return;
   }
   ul.innerHTML = r.data.map((g) => `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
-    <a class="button" href="/game/${esc(g.id)}#watch">${esc(t("web.watch"))}</a></li>`).join("");
+    <a class="button" href="/game/${esc(g.id)}#watch">${esc(t("web.watch"))}</a>${reviewLink(g)}</li>`).join("");
 }
 
 gameSel.addEventListener("change", () => { renderPlayers(); renderOptions(); renderSeats(); checkSetup(); });

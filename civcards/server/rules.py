@@ -1,0 +1,149 @@
+"""Rules at hand: each game's rules page and card reference, in the five languages.
+
+Game-agnostic: the words come from the game (:meth:`Game.rules_page`, CommonMark, and
+:meth:`Game.card_reference`); a game without them gets a page with its title and
+options. Pages: ``/rules`` (every game) and ``/rules/{game}``; the same as JSON at
+``/api/rules/{game}`` (the rules page as Markdown and as HTML, and the reference).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi import Path as PathParam
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+from pydantic import BaseModel, Field
+
+from ..game_api import Game, UnknownGameError, all_games, get_game
+from ..i18n import LANGS, normalize_lang, t
+from .core import ApiError
+from .i18n_web import catalogue
+from .kinds import describe_kind
+
+HERE = Path(__file__).parent
+#: CommonMark with tables; raw HTML in a game's text is shown as text, never run
+_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+router = APIRouter()
+_templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+GAME_NAME = Annotated[str, PathParam(max_length=40, description="The game's registered name.")]
+LANG_Q = Annotated[
+    str | None, Query(max_length=10, description="Language: en es de fr pt (default: browser's).")
+]
+
+
+class CardOut(BaseModel):
+    name: str
+    text: str = Field(description="What it does.")
+    tags: list[str] = Field(description="Short facts: a cost, a level, a domain.")
+
+
+class SectionOut(BaseModel):
+    title: str
+    cards: list[CardOut]
+
+
+class ReferenceOut(BaseModel):
+    title: str
+    note: str | None = Field(description="A line shown above the cards (e.g. a reconstruction).")
+    sections: list[SectionOut]
+
+
+class RulesOut(BaseModel):
+    """A game's rules for players and its card reference, in one language."""
+
+    game: str
+    title: str
+    lang: str
+    markdown: str = Field(description="The rules page (CommonMark).")
+    html: str = Field(description="The rules page as HTML.")
+    reference: ReferenceOut
+
+
+def _lang(request: Request, lang: str | None) -> str:
+    if lang:
+        return normalize_lang(lang)
+    header = request.headers.get("accept-language", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except UnknownGameError as e:
+        raise ApiError(404, "no_game", str(e)) from None
+
+
+def rules_markdown(game: Game, lang: str) -> str:
+    """The game's rules page in ``lang``, or its title and options for a game without one."""
+    page = getattr(game, "rules_page", None)
+    if page is not None:
+        return str(page(lang))
+    kind = describe_kind(game, lang)
+    lines = [f"# {game.title}", ""]
+    lines += [f"- **{o['label']}**: {o['help']}" for o in kind["options"]]
+    return "\n".join(lines)
+
+
+def card_reference(game: Game, lang: str) -> dict[str, Any]:
+    """The game's card reference in ``lang`` (no sections for a game without one)."""
+    ref = getattr(game, "card_reference", None)
+    if ref is None:
+        return {"title": t(lang, "web.rules.cards"), "note": None, "sections": []}
+    return dict(ref(lang))
+
+
+def rules_json(game: Game, lang: str) -> dict[str, Any]:
+    md = rules_markdown(game, lang)
+    return {
+        "game": game.name,
+        "title": game.title,
+        "lang": lang,
+        "markdown": md,
+        "html": _MD.render(md),
+        "reference": card_reference(game, lang),
+    }
+
+
+def _page(request: Request, lang: str, **ctx: Any) -> HTMLResponse:
+    return _templates.TemplateResponse(
+        request,
+        "rules.html",
+        {"lang": lang, "t": catalogue(lang), "langs": LANGS, **ctx},
+        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"},
+    )
+
+
+@router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
+async def rules_index(request: Request, lang: LANG_Q = None) -> HTMLResponse:
+    code = _lang(request, lang)
+    games = [{"name": g.name, "title": g.title} for g in all_games()]
+    return _page(request, code, games=games, rules=None)
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
+async def rules_page(request: Request, game: GAME_NAME, lang: LANG_Q = None) -> HTMLResponse:
+    code = _lang(request, lang)
+    g = _game(game)
+    return _page(request, code, games=None, rules=rules_json(g, code))
+
+
+@router.get(
+    "/api/rules/{game}",
+    tags=["rules"],
+    summary="A game's rules for players and its card reference, in a language",
+)
+async def rules_api(game: GAME_NAME, lang: LANG_Q = None) -> RulesOut:
+    return RulesOut.model_validate(rules_json(_game(game), normalize_lang(lang or "en")))
+
+
+__all__ = ["card_reference", "router", "rules_json", "rules_markdown"]
