@@ -297,6 +297,35 @@ def analyse_indices(
     return out
 
 
+def suggest(
+    record: Mapping[str, Any] | str, seat: int, spec: str, seed: int, pending: str | None = None
+) -> str:
+    """The move the bot ``spec`` suggests to ``seat``, the seat to move after the moves of
+    ``record`` (a game in progress: its set-up and moves), from that seat's information set
+    only; ``pending``: the hidden step the seat committed to (its cards are shown to it).
+    A hint at the table (a worker's task)."""
+    obj = json.loads(record) if isinstance(record, str) else dict(record)
+    game = game_for_record(obj)
+    state = game.from_record(without_annotations(obj))
+    if state.to_move != seat:
+        raise AnalysisError("it is not this seat's turn")
+    bot = make_bot(game, spec, seed)
+    decision = Decision(seat, game.choices(state), observe=lambda: game.observe(state, seat))
+    if pending is not None:
+        step = Choice(pending, final=False, hidden=True)
+        exp = game.expand(state, step)
+        decision = decision.below(step, exp.choices, exp.reveal)
+    pick = bot.choose(decision)
+    while not pick.final:
+        if pick.hidden:
+            # its cards are not the seat's to see before it commits: the step is the hint
+            return pick.text
+        exp = game.expand(state, pick)
+        decision = decision.below(pick, exp.choices, exp.reveal)
+        pick = bot.choose(decision)
+    return pick.text
+
+
 # --------------------------------------------------------------------------- whole records
 
 
@@ -484,6 +513,7 @@ __all__ = [
     "plot_png",
     "positions",
     "state_at",
+    "suggest",
     "summarize",
     "without_annotations",
 ]
