@@ -1,8 +1,25 @@
 """The card set of Civilization: The Card Game (C1-C7, C47, C52), read from ``cards.toml``.
 
-RECONSTRUCTED: the original card list is not public. ``cards.toml`` (shipped in
-this package, a copy of ``shared/civ4/cards.toml``) holds a reconstruction in
-the spirit of Civilization IV; see ``docs/civ4.md``.
+RECONSTRUCTED: the original card list is not public. The package ships two
+versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`):
+
+* ``reconstructed-1``: ``cards.toml``, a byte-identical copy of
+  ``shared/civ4/cards.toml``, the original reconstruction. A record whose
+  ``options`` name no card set is read with it (so every example of
+  NOTATION.md replays as written), and so is a game the engine's
+  ``new_game`` makes without the ``cards`` option.
+* ``reconstructed-2``: ``cards-reconstructed-2.toml``, the same cards tuned by
+  the balance study (``docs/civ4/balance/README.md``, changelog) through the
+  knobs of ``shared/civ4/DESIGN-NOTES.md`` section 6 only. New games of the
+  platform (``civcards play``, the web lobby, ``civcards simulate``) use it
+  unless told otherwise (:data:`DEFAULT_CARD_SET`).
+
+The versions share their card codes, kinds, eras, plots and unit profiles
+(attack, defend, breaks walls): :func:`load_cards` refuses a set that differs
+there, so the tables indexed by code below (:data:`DECK_CODES`, ...) are the
+same for every set. Numbers differ (costs, counts, printed resources,
+culture/happiness, effects, blocking lists, steal/destroy, ``[rules]``); the
+engine reads them from the game's own set (``GameState.cs``).
 
 Deck cards (buildings, wonders, units) are identified by an index into
 :data:`DECK_CODES`, which is sorted by code, so a vector of counts indexed that
@@ -14,6 +31,8 @@ way lists its cards in canonical order (NOTATION.md: ascending by code).
 ('building', 6)
 >>> DECK_CODES.index("AQD")
 0
+>>> card_set("reconstructed-1") is CARDS, card_set("reconstructed-2").set_name
+(True, 'reconstructed-2')
 """
 
 from __future__ import annotations
@@ -22,6 +41,8 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
+
+from .options import CARD_SETS, RECORD_CARD_SET, ConfigError
 
 RES_LETTERS: Final = "FHC"
 RES_INDEX: Final = {"F": 0, "H": 1, "C": 2}
@@ -98,9 +119,14 @@ class DeckCard:
     breaks_walls: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardSet:
-    """The whole card set and the rule numbers of ``[rules]``."""
+    """The whole card set and the rule numbers of ``[rules]``.
+
+    ``name`` is the card set's name (``reconstructed-1``, ...; empty for a set
+    read from other text). Compared and hashed by identity: each named set is
+    loaded once (:func:`card_set`), so it can key a cache.
+    """
 
     plots: dict[str, PlotCard]
     techs: dict[str, TechCard]
@@ -108,10 +134,48 @@ class CardSet:
     rules: dict[str, Any]
     population: int
     names: dict[str, str] = field(default_factory=dict)
+    set_name: str = ""
 
     def name(self, code: str) -> str:
         """The English name of a card code."""
         return self.names[code]
+
+    # the numbers of [rules] that the engine reads often, as attributes (set once)
+    pop_cost_base: int = field(init=False)
+    pop_cost_step: int = field(init=False)
+    plot_cost_base: int = field(init=False)
+    plot_cost_step: int = field(init=False)
+    plot_cost_pivot: int = field(init=False)
+    min_cost: int = field(init=False)
+    trade_rate: int = field(init=False)
+    max_slots: int = field(init=False)
+    pop_two_slots: int = field(init=False)
+    happiness_discount: int = field(init=False)
+    happiness_minimum: int = field(init=False)
+    culture_minimum: int = field(init=False)
+    techs_per_era: dict[str, int] = field(init=False)
+    #: every game-deck card with its multiplicity, sorted (C4); every plot card (C2)
+    deck_box: tuple[str, ...] = field(init=False)
+    plot_box: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        r = self.rules
+        put = object.__setattr__
+        put(self, "pop_cost_base", int(r["population_cost_base"]))
+        put(self, "pop_cost_step", int(r["population_cost_step"]))
+        put(self, "plot_cost_base", int(r["plot_cost_base"]))
+        put(self, "plot_cost_step", int(r["plot_cost_step"]))
+        put(self, "plot_cost_pivot", int(r["plot_cost_pivot"]))
+        put(self, "min_cost", int(r["min_cost"]))
+        put(self, "trade_rate", int(r["trade_rate"]))
+        put(self, "max_slots", int(r["max_slots"]))
+        put(self, "pop_two_slots", int(r["population_for_two_slots"]))
+        put(self, "happiness_discount", int(r["happiness_discount"]))
+        put(self, "happiness_minimum", int(r["happiness_minimum"]))
+        put(self, "culture_minimum", int(r["culture_minimum"]))
+        put(self, "techs_per_era", dict(r["techs_per_era"]))
+        put(self, "deck_box", tuple(sorted(c for d in self.deck.values() for c in [d.code] * d.count)))
+        put(self, "plot_box", tuple(sorted(c for p in self.plots.values() for c in [p.code] * p.count)))
 
 
 def _res(table: dict[str, int] | None) -> Res:
@@ -138,10 +202,15 @@ def _effect(e: dict[str, Any]) -> Effect:
     )
 
 
-def load_cards(text: str | None = None) -> CardSet:
+#: card set name -> its file in this package
+CARD_FILES: Final = {"reconstructed-1": "cards.toml", "reconstructed-2": "cards-reconstructed-2.toml"}
+
+
+def load_cards(text: str | None = None, name: str = "") -> CardSet:
     """Read a card set from TOML text (default: the packaged ``cards.toml``)."""
     if text is None:
         text = resources.files(__package__).joinpath("cards.toml").read_text(encoding="utf-8")
+        name = name or RECORD_CARD_SET
     data = tomllib.loads(text)
     plots = {
         p["code"]: PlotCard(p["code"], p["name"], _res(p["yield"]), int(p["count"]))
@@ -190,11 +259,88 @@ def load_cards(text: str | None = None) -> CardSet:
     names = {c: p.name for c, p in plots.items()}
     names.update({c: t.name for c, t in techs.items()})
     names.update({c: d.name for c, d in deck.items()})
-    return CardSet(plots, techs, deck, dict(data["rules"]), int(data["supply"]["population"]), names)
+    return CardSet(
+        plots, techs, deck, dict(data["rules"]), int(data["supply"]["population"]), names, name
+    )
 
 
-#: The packaged card set (RECONSTRUCTED).
+def _same_shape(a: CardSet, b: CardSet) -> str | None:
+    """Why ``b`` cannot share the code-indexed tables of ``a`` (None when it can)."""
+    if a.plots != b.plots:
+        return "its plots differ"
+    if set(a.techs) != set(b.techs) or any(a.techs[c].era != b.techs[c].era for c in a.techs):
+        return "its technologies or their eras differ"
+    if set(a.deck) != set(b.deck):
+        return "its deck card codes differ"
+    for c, d in a.deck.items():
+        e = b.deck[c]
+        if (d.kind, d.attack, d.defend, d.breaks_walls) != (e.kind, e.attack, e.defend, e.breaks_walls):
+            return f"card {c} changes its kind or combat profile"
+    if a.rules.keys() != b.rules.keys():
+        return "its [rules] table has other keys"
+    fixed = [k for k in _FIXED_RULES if a.rules[k] != b.rules[k]]
+    if fixed:
+        return f"it changes {', '.join(fixed)}, which the engine reads from the original set"
+    # the determinizer (determinize.py) redeals from the original boxes and era sizes
+    if a.deck_box != b.deck_box or a.techs_per_era != b.techs_per_era or a.population != b.population:
+        return "it changes the number of cards in the box or of technologies kept per era"
+    return None
+
+
+#: [rules] numbers fixed by the rules' text or read by the engine as constants
+_FIXED_RULES: Final = (
+    "start_plots_random",
+    "draft_rounds",
+    "market_plots",
+    "market_techs",
+    "starting_population",
+    "starting_hand",
+    "starting_discard",
+    "draw",
+    "discard",
+    "stalemate_rounds",
+)
+
+
+#: The original packaged card set, ``reconstructed-1`` (RECONSTRUCTED).
 CARDS: Final = load_cards()
+_LOADED: dict[str, CardSet] = {RECORD_CARD_SET: CARDS}
+
+
+def card_set_of(options: Any) -> CardSet:
+    """The card set named by the ``cards`` entry of an options mapping (an observation's
+    ``dict(obs.options)``, a record's ``options``); the original set when it names none."""
+    name = options.get("cards") if hasattr(options, "get") else None
+    return card_set(name if isinstance(name, str) else None)
+
+
+def card_set(name: str | None) -> CardSet:
+    """The packaged card set of that name, loaded once (None: the original set,
+    as for a record that names none); :class:`ConfigError` for an unknown name.
+
+    >>> card_set(None).set_name
+    'reconstructed-1'
+    >>> card_set("reconstructed-9")
+    Traceback (most recent call last):
+    ...
+    civcards.civ4.options.ConfigError: 'reconstructed-9' is not a card set (known: reconstructed-1, reconstructed-2).
+    """
+    key = RECORD_CARD_SET if name is None else name
+    if not isinstance(key, str):
+        raise ConfigError(f"{key!r} is not a card set (known: {', '.join(CARD_SETS)}).")
+    cs = _LOADED.get(key)
+    if cs is not None:
+        return cs
+    if key not in CARD_FILES:
+        raise ConfigError(f"{key!r} is not a card set (known: {', '.join(CARD_SETS)}).")
+    text = resources.files(__package__).joinpath(CARD_FILES[key]).read_text(encoding="utf-8")
+    cs = load_cards(text, key)
+    why = _same_shape(CARDS, cs)
+    if why is not None:  # pragma: no cover - a packaging error, caught by the tests
+        raise ConfigError(f"card set {key!r} cannot be used: {why}.")
+    _LOADED[key] = cs
+    return cs
+
 RULES: Final = CARDS.rules
 
 #: Deck codes sorted: index i of a hand/discard count vector is DECK_CODES[i].

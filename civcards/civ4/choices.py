@@ -25,24 +25,15 @@ from itertools import combinations, combinations_with_replacement, compress, pro
 from math import comb as _comb
 from typing import Any, Generic, TypeVar, overload
 
-from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, res_str
+from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, CardSet, res_str
 from .game import (
     COLLECT,
     DAMAGE,
     DEFEND,
     DISCARD,
     DRAFT,
-    HAPPY_DISCOUNT,
-    HAPPY_MIN,
-    MIN_COST,
     OVER,
     PLACE,
-    PLOT_COST_BASE,
-    PLOT_COST_PIVOT,
-    PLOT_COST_STEP,
-    POP_COST_BASE,
-    POP_COST_STEP,
-    POP_TWO_SLOTS,
     PURCHASE,
     SETTLE,
     START_DISCARD,
@@ -96,8 +87,7 @@ class _Tables(Generic[C]):
         #: ``build CODE pJ`` (no free population or technology) by code, then plot number
         self.build_at = {
             code: [make(f"build {code} p{j}", True, False, Move("build", code=code, num=j)) for j in range(64)]
-            for _i, code, _k, _c, special in _BUILDABLE
-            if not special
+            for _i, code, _k, _c, _special in _BUILDABLE
         }
         self.trades: dict[tuple[int, ...], list[C]] = {}
         self.finals: dict[str, C] = {}
@@ -309,21 +299,45 @@ def _trade_choices(t: _Tables[C], g: GameState, p: int, rate: int, key: tuple[in
     return got
 
 
-_SPECIAL = frozenset(
-    c for c, d in _DECK.items() if any(e.kind in ("free_population", "free_tech") for e in d.effects)
-)
-#: per deck index: (code, kind, printed cost, special) of buildings and wonders
-_BUILDABLE = [
-    (i, c, _DECK[c].kind, _DECK[c].cost, c in _SPECIAL) for i, c in enumerate(DECK_CODES) if _DECK[c].kind != "unit"
-]
+class _SetTables:
+    """The tables of one card set (its printed costs and effects), made once per set."""
+
+    __slots__ = ("buildable", "free_pop", "tech_cost")
+
+    def __init__(self, cs: CardSet) -> None:
+        deck = cs.deck
+        special = frozenset(
+            c for c, d in deck.items() if any(e.kind in ("free_population", "free_tech") for e in d.effects)
+        )
+        #: per deck index: (index, code, kind, printed cost, special) of buildings and wonders
+        self.buildable = [
+            (i, c, deck[c].kind, deck[c].cost, c in special)
+            for i, c in enumerate(DECK_CODES)
+            if deck[c].kind != "unit"
+        ]
+        self.tech_cost = {c: tc.cost for c, tc in cs.techs.items()}
+        #: the number of free population of a building or wonder (C61)
+        self.free_pop = {
+            c: sum(e.amount for e in deck[c].effects if e.kind == "free_population") for c in special
+        }
+
+
+_SET_TABLES: dict[CardSet, _SetTables] = {}
+
+
+def _set_tables(cs: CardSet) -> _SetTables:
+    st = _SET_TABLES.get(cs)
+    if st is None:
+        st = _SET_TABLES[cs] = _SetTables(cs)
+    return st
+
+
+#: buildings and wonders (index, code, kind, cost, special) of the original set: codes and kinds
+#: are the same in every set (cards.py), the costs and specials are read per set (_SetTables)
+_BUILDABLE = _set_tables(CARDS).buildable
 _MULTI = {c: len(pc.produced) >= 2 for c, pc in CARDS.plots.items()}
 _BUILD_IDX = [b[0] for b in _BUILDABLE]
 _ATTACK_IDX = [i for i, c in enumerate(DECK_CODES) if _DECK[c].attack]
-_TECH_COST = {c: tc.cost for c, tc in CARDS.techs.items()}
-
-
-#: per deck index: the number of free population of a building or wonder (C61)
-_FREE_POP = {c: sum(e.amount for e in _DECK[c].effects if e.kind == "free_population") for c in _SPECIAL}
 
 
 def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
@@ -335,6 +349,9 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     rate = fx.rate
     f, h, c = g.supply[p]
     options = g.options
+    cs = g.cs
+    st = _set_tables(cs)
+    min_cost = cs.min_cost
     key: tuple[int, ...] = (
         f if f < rate else rate,
         h if h < rate else rate,
@@ -348,8 +365,8 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     out += trades
     disc = fx.disc
     plots = g.plots[p]
-    if f >= MIN_COST and g.pop_supply > 0:
-        top = (f - POP_COST_BASE + disc["population"]) // POP_COST_STEP
+    if f >= min_cost and g.pop_supply > 0:
+        top = (f - cs.pop_cost_base + disc["population"]) // cs.pop_cost_step
         pop_c = t.pop
         i = 1
         for pl in plots:
@@ -358,8 +375,8 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
             i += 1
     market = g.plot_market
     if market:
-        cost = PLOT_COST_BASE + PLOT_COST_STEP * (len(plots) - PLOT_COST_PIVOT) - disc["plot"]
-        if (cost if cost > MIN_COST else MIN_COST) <= f + h + c:
+        cost = cs.plot_cost_base + cs.plot_cost_step * (len(plots) - cs.plot_cost_pivot) - disc["plot"]
+        if (cost if cost > min_cost else min_cost) <= f + h + c:
             ps = t.plot_step
             prev = ""
             for code in market:
@@ -367,18 +384,20 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
                     out.append(ps[code])
                     prev = code
     hh = -1
-    if c >= MIN_COST:
-        hh = HAPPY_DISCOUNT if fx.happiness >= HAPPY_MIN and g.holds_highest_happiness(p) else 0
+    happy_min = cs.happiness_minimum
+    if c >= min_cost:
+        hh = cs.happiness_discount if fx.happiness >= happy_min and g.holds_highest_happiness(p) else 0
         dt = c + disc["tech"] + hh
         tc = t.tech
+        tech_cost = st.tech_cost
         for code in g.tech_market:
-            if _TECH_COST[code] <= dt:
+            if tech_cost[code] <= dt:
                 out.append(tc[code])
-    if h >= MIN_COST:
+    if h >= min_cost:
         opened: list[tuple[int, tuple[str, ...]]] | None = None
-        for _i, code, kind, cost, special in compress(_BUILDABLE, map(hand.__getitem__, _BUILD_IDX)):
+        for _i, code, kind, cost, special in compress(st.buildable, map(hand.__getitem__, _BUILD_IDX)):
             if hh < 0:
-                hh = HAPPY_DISCOUNT if fx.happiness >= HAPPY_MIN and g.holds_highest_happiness(p) else 0
+                hh = cs.happiness_discount if fx.happiness >= happy_min and g.holds_highest_happiness(p) else 0
             if cost - disc[kind] - (0 if kind == "wonder" and options.happiness_not_wonders else hh) > h:
                 continue
             if opened is None:
@@ -386,13 +405,13 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
                 # the plots with a free slot (C18)
                 opened = []
                 for j, (_, pop, on) in enumerate(plots, 1):
-                    if len(on) < (slots if slots >= 2 or pop < POP_TWO_SLOTS else 2):
+                    if len(on) < (slots if slots >= 2 or pop < cs.pop_two_slots else 2):
                         opened.append((j, on))
             if special:
                 for j, on in opened:
                     if code in on:
                         continue
-                    fp = _FREE_POP[code]
+                    fp = st.free_pop[code]
                     k = fp if fp < g.pop_supply else g.pop_supply
                     if fp and k and _comb(len(plots) + k - 1, k) > 8:
                         out.append(t.step(f"build {code} p{j} ?"))
@@ -845,7 +864,8 @@ def default_move(g: GameState, step_text: str | None = None) -> str:
 
 def _default_discard(g: GameState, p: int) -> str:
     hand = g.hand(p)
-    hand.sort(key=lambda c: (sum(_DECK[c].resource), c))
+    deck = g.cs.deck
+    hand.sort(key=lambda c: (sum(deck[c].resource), c))
     out = sorted(hand[: g.discard_n])
     return "discard " + ",".join(out)
 

@@ -25,20 +25,20 @@ from typing import Any, Final
 
 from .cards import (
     CARDS,
-    DECK_BOX,
     DECK_CODES,
     DECK_INDEX,
     N_DECK,
-    PLOT_BOX,
     RES_LETTERS,
     RULES,
     TECHS_BY_ERA,
+    CardSet,
     DeckCard,
     Res,
     TechCard,
+    card_set,
 )
 from .moves import Move, NotationError, format_move, parse_move
-from .options import ConfigError, Options, parse_options
+from .options import CARD_SETS, ConfigError, Options, parse_options
 
 __all__ = ["ConfigError", "GameState", "IllegalMoveError", "new_game", "state_from_piles"]
 
@@ -76,9 +76,10 @@ START_HAND: Final[list[int]] = RULES["starting_hand"]
 START_DISCARD_N: Final[int] = RULES["starting_discard"]
 TECHS_PER_ERA: Final[dict[str, int]] = RULES["techs_per_era"]
 
-_DECK = CARDS.deck
 _TECHS = CARDS.techs
 _PLOTS = CARDS.plots
+#: every packaged card set, loaded once, by the name in ``Options.cards`` (None: the original)
+_SETS: Final[dict[str | None, CardSet]] = {None: CARDS, **{k: card_set(k) for k in CARD_SETS}}
 _PRODUCED = {c: p.produced for c, p in _PLOTS.items()}
 _YIELDS = {c: p.yields for c, p in _PLOTS.items()}
 _KIND_TARGET = {"tech": "tech", "building": "building", "wonder": "wonder"}
@@ -124,29 +125,35 @@ class Fx:
     wonders: int
 
 
-def _compute_fx(techs: tuple[str, ...], plots: list[tuple[str, int, tuple[str, ...]]]) -> Fx:
-    cards: list[TechCard | DeckCard] = [_TECHS[t] for t in techs]
+def _compute_fx(
+    techs: tuple[str, ...], plots: list[tuple[str, int, tuple[str, ...]]], cs: CardSet = CARDS
+) -> Fx:
+    deck = cs.deck
+    cards: list[TechCard | DeckCard] = [cs.techs[t] for t in techs]
     wonders = 0
     for _, _, on in plots:
         for c in on:
-            cards.append(_DECK[c])
-            if _DECK[c].kind == "wonder":
+            cards.append(deck[c])
+            if deck[c].kind == "wonder":
                 wonders += 1
-    return _fx_with(None, cards, wonders)
+    return _fx_with(None, cards, wonders, cs)
 
 
-def _fx_plus(fx: Fx, card: TechCard | DeckCard) -> Fx:
+def _fx_plus(fx: Fx, card: TechCard | DeckCard, cs: CardSet = CARDS) -> Fx:
     """``fx`` with one more card in play: every effect adds up in any order (sums,
     the lowest rate, the most slots, merged unit bonuses), so this equals recomputing."""
-    return _fx_with(fx, [card], 1 if card.kind == "wonder" else 0)
+    return _fx_with(fx, [card], 1 if card.kind == "wonder" else 0, cs)
 
 
-def _fx_with(start: Fx | None, cards: list[TechCard | DeckCard], wonders: int) -> Fx:
-    """The effects of ``start`` (None: no card) plus those of ``cards`` (``wonders`` of them wonders)."""
+def _fx_with(
+    start: Fx | None, cards: list[TechCard | DeckCard], wonders: int, cs: CardSet = CARDS
+) -> Fx:
+    """The effects of ``start`` (None: no card) plus those of ``cards`` (``wonders`` of them
+    wonders), with the trade rate and slot limit of card set ``cs``."""
     if start is None:
         culture = happiness = 0
         disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-        rate = TRADE_RATE
+        rate = cs.trade_rate
         extra = 0
         slots = 1
         income = [0, 0, 0]
@@ -197,7 +204,7 @@ def _fx_with(start: Fx | None, cards: list[TechCard | DeckCard], wonders: int) -
         disc,
         rate,
         extra,
-        min(slots, MAX_SLOTS),
+        min(slots, cs.max_slots),
         (income[0], income[1], income[2]),
         (boost[0], boost[1], boost[2]),
         ub,
@@ -298,12 +305,13 @@ def _letter_options(code: str, pop: int) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
-def _plot_yield(code: str, on: tuple[str, ...]) -> Res:
+def _plot_yield(code: str, on: tuple[str, ...], cs: CardSet = CARDS) -> Res:
     """C23, C53: a plot's printed yield, each type doubled by a ``double_base`` card on it."""
     y = _YIELDS[code]
     doubled = [False, False, False]
+    deck = cs.deck
     for c in on:
-        for e in _DECK[c].effects:
+        for e in deck[c].effects:
             if e.kind == "double_base":
                 doubled[e.resource] = True
     return (y[0] * (2 if doubled[0] else 1), y[1] * (2 if doubled[1] else 1), y[2] * (2 if doubled[2] else 1))
@@ -451,6 +459,12 @@ class GameState:
     # -- public read-only views -------------------------------------------------
 
     @property
+    def cs(self) -> CardSet:
+        """The game's card set: the one its ``cards`` option names (the original,
+        ``reconstructed-1``, when none is named, as for a record that names none)."""
+        return _SETS[self.options.cards]
+
+    @property
     def players(self) -> int:
         """The number of players."""
         return self.n
@@ -477,7 +491,7 @@ class GameState:
         """The era of the top card of the tech pile (public, C72), None when empty."""
         if self.tech_pos >= len(self.init_techs):
             return None
-        return _TECHS[self.init_techs[self.tech_pos]].era
+        return self.cs.techs[self.init_techs[self.tech_pos]].era
 
     def hand(self, seat: int) -> list[str]:
         """The canonical list of a seat's hand."""
@@ -491,7 +505,7 @@ class GameState:
         """The aggregated effects of a seat's cards in play (cached)."""
         f = self.fx[seat]
         if f is None:
-            f = _compute_fx(self.techs[seat], self.plots[seat])
+            f = _compute_fx(self.techs[seat], self.plots[seat], self.cs)
             self.fx[seat] = f
         return f
 
@@ -503,14 +517,14 @@ class GameState:
 
     def highest_culture(self) -> int | None:
         """C49: the holder of Highest Culture (>= 3, strictly highest), else None."""
-        return self._highest([self.effects(s).culture for s in range(self.n)], CULTURE_MIN)
+        return self._highest([self.effects(s).culture for s in range(self.n)], self.cs.culture_minimum)
 
     def holds_highest_happiness(self, seat: int) -> bool:
         """C50: whether ``seat`` holds Highest Happiness (the same as ``highest_happiness() == seat``)."""
         fx = self.fx
         f = fx[seat]
         hp = f.happiness if f is not None else self.effects(seat).happiness
-        if hp < HAPPY_MIN:
+        if hp < self.cs.happiness_minimum:
             return False
         for s in range(self.n):
             if s != seat:
@@ -526,7 +540,7 @@ class GameState:
         for s in range(self.n):
             f = fx[s]
             vals.append(f.happiness if f is not None else self.effects(s).happiness)
-        return self._highest(vals, HAPPY_MIN)
+        return self._highest(vals, self.cs.happiness_minimum)
 
     @staticmethod
     def _highest(values: list[int], minimum: int) -> int | None:
@@ -557,29 +571,29 @@ class GameState:
 
     def pop_cost(self, seat: int, plot: int) -> int:
         pop = self.plots[seat][plot - 1][1]
-        c = POP_COST_BASE + POP_COST_STEP * pop - self.effects(seat).disc["population"]
-        return max(MIN_COST, c)
+        c = self.cs.pop_cost_base + self.cs.pop_cost_step * pop - self.effects(seat).disc["population"]
+        return max(self.cs.min_cost, c)
 
     def plot_cost(self, seat: int) -> int:
         n = len(self.plots[seat])
-        c = PLOT_COST_BASE + PLOT_COST_STEP * (n - PLOT_COST_PIVOT) - self.effects(seat).disc["plot"]
-        return max(MIN_COST, c)
+        c = self.cs.plot_cost_base + self.cs.plot_cost_step * (n - self.cs.plot_cost_pivot) - self.effects(seat).disc["plot"]
+        return max(self.cs.min_cost, c)
 
     def card_cost(self, seat: int, code: str) -> int:
         """The cost of a technology, building or wonder for ``seat`` now (C26, C50)."""
-        card: TechCard | DeckCard = _TECHS[code] if code in _TECHS else _DECK[code]
+        card: TechCard | DeckCard = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
         c = card.cost - self.effects(seat).disc[_KIND_TARGET[card.kind]]
         exempt = card.kind == "wonder" and self.options.happiness_not_wonders
         if not exempt and self.highest_happiness() == seat:
-            c -= HAPPY_DISCOUNT
-        return max(MIN_COST, c)
+            c -= self.cs.happiness_discount
+        return max(self.cs.min_cost, c)
 
     def slots(self, seat: int, plot: int) -> int:
         """C18: how many buildings and wonders plot ``plot`` may hold now."""
         s = self.effects(seat).slots
-        if self.plots[seat][plot - 1][1] >= POP_TWO_SLOTS:
+        if self.plots[seat][plot - 1][1] >= self.cs.pop_two_slots:
             s = max(s, 2)
-        return min(max(s, 1), MAX_SLOTS)
+        return min(max(s, 1), self.cs.max_slots)
 
     # -- the record ----------------------------------------------------------------
 
@@ -711,7 +725,7 @@ class GameState:
         h = self.supply[p][1]
         for i, k in enumerate(hand):
             if k:
-                card = _DECK[DECK_CODES[i]]
+                card = self.cs.deck[DECK_CODES[i]]
                 if card.kind != "unit" and self.card_cost(p, card.code) <= h:
                     out.append(card.code)
         return out
@@ -725,10 +739,10 @@ class GameState:
         return out
 
     def _free_pop_n(self, code: str) -> int:
-        return sum(e.amount for e in _DECK[code].effects if e.kind == "free_population")
+        return sum(e.amount for e in self.cs.deck[code].effects if e.kind == "free_population")
 
     def _free_tech_n(self, code: str) -> int:
-        return sum(e.amount for e in _DECK[code].effects if e.kind == "free_tech")
+        return sum(e.amount for e in self.cs.deck[code].effects if e.kind == "free_tech")
 
     def free_tech_sequences(self, amount: int) -> list[tuple[str, ...]]:
         """C62: every sequence of technologies a ``free_tech`` of ``amount`` can take now."""
@@ -804,7 +818,7 @@ class GameState:
     def attack_units(self, p: int) -> list[tuple[str, int]]:
         """Units in ``p``'s hand whose profile has ``attack`` (C41), as ``(code, count)``."""
         hand = self.hands[p]
-        return [(c, hand[DECK_INDEX[c]]) for c in DECK_CODES if _DECK[c].attack and hand[DECK_INDEX[c]]]
+        return [(c, hand[DECK_INDEX[c]]) for c in DECK_CODES if self.cs.deck[c].attack and hand[DECK_INDEX[c]]]
 
     def attack_assignments(self, p: int) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
         """C41: every declaration (a non-empty unit multiset per chosen adjacent defender)."""
@@ -845,7 +859,7 @@ class GameState:
         out = []
         for i, (_, _, on) in enumerate(self.plots[d]):
             for c in on:
-                for e in _DECK[c].effects:
+                for e in self.cs.deck[c].effects:
                     if e.kind == "bounce":
                         out.append((i + 1, c, e.amount, e.breakable))
         return out
@@ -857,7 +871,7 @@ class GameState:
         units = c.assigned(d)
         bc = self.bounce_cards(d)
         breakable = sorted({pl for pl, _, _, br in bc if br})
-        k = sum(1 for u in units if _DECK[u].breaks_walls)
+        k = sum(1 for u in units if self.cs.deck[u].breaks_walls)
         lose_n = min(k, len(breakable))
         out = []
         for lose in combinations(breakable, lose_n):
@@ -865,7 +879,7 @@ class GameState:
             left = list(units)
             removed = 0
             for u in sorted(units):
-                if removed < lose_n and _DECK[u].breaks_walls:
+                if removed < lose_n and self.cs.deck[u].breaks_walls:
                     left.remove(u)
                     removed += 1
             items = sorted({u: left.count(u) for u in left}.items())
@@ -875,7 +889,7 @@ class GameState:
 
     def blockable(self, d: int, blocker: str, attacker: str) -> bool:
         """C43, C66: whether ``d``'s unit ``blocker`` may block ``attacker``."""
-        card = _DECK[blocker]
+        card = self.cs.deck[blocker]
         if not card.defend:
             return False
         if attacker in card.blocks:
@@ -906,7 +920,7 @@ class GameState:
                         av2[b] -= 1
                     rec(i + 1, av2, acc + tuple((b, a) for b in ms))
 
-        avail = {u: hand[DECK_INDEX[u]] for u in DECK_CODES if _DECK[u].defend and hand[DECK_INDEX[u]]}
+        avail = {u: hand[DECK_INDEX[u]] for u in DECK_CODES if self.cs.deck[u].defend and hand[DECK_INDEX[u]]}
         rec(0, avail, ())
         return out
 
@@ -917,7 +931,7 @@ class GameState:
         ub = self.effects(c.attacker).unit_bonus
         s = x = 0
         for u in c.assigned(d):
-            card = _DECK[u]
+            card = self.cs.deck[u]
             b = ub.get(u)
             s += card.steal + (b[1] if b else 0)
             x += card.destroy + (b[2] if b else 0)
@@ -929,7 +943,7 @@ class GameState:
         pops = [(i + 1, pl[1]) for i, pl in enumerate(self.plots[d]) if pl[1]]
         total_pop = sum(k for _, k in pops)
         buildings = [
-            (i + 1, code) for i, pl in enumerate(self.plots[d]) for code in pl[2] if _DECK[code].kind == "building"
+            (i + 1, code) for i, pl in enumerate(self.plots[d]) for code in pl[2] if self.cs.deck[code].kind == "building"
         ]
         out = []
         for steal in multisets(pops, min(s, total_pop)):
@@ -1127,7 +1141,7 @@ class GameState:
 
     def _check_build(self, p: int, m: Move) -> str | None:
         code = m.code
-        card = _DECK.get(code)
+        card = self.cs.deck.get(code)
         if card is None or card.kind == "unit":
             return f"C31: {code} is not a building or wonder"
         e = self._holds(p, (code,), "C31")
@@ -1205,7 +1219,7 @@ class GameState:
             if not units:
                 return "C41: each defender needs at least one unit"
             for u in units:
-                card = _DECK.get(u)
+                card = self.cs.deck.get(u)
                 if card is None or not card.attack:
                     return f"C41: {u} cannot attack"
                 need[u] = need.get(u, 0) + 1
@@ -1220,7 +1234,7 @@ class GameState:
         units = c.assigned(d)
         bc = self.bounce_cards(d)
         breakable = sorted({pl for pl, _, _, br in bc if br})
-        k = sum(1 for u in units if _DECK[u].breaks_walls)
+        k = sum(1 for u in units if self.cs.deck[u].breaks_walls)
         lose_n = min(k, len(breakable))
         if len(m.plots) != lose_n or any(pl not in breakable for pl in m.plots) or len(set(m.plots)) != len(m.plots):
             return f"C42: exactly {lose_n} of the defender's City Walls (by plot) break"
@@ -1237,7 +1251,7 @@ class GameState:
             need[b] = need.get(b, 0) + 1
             acount[a] = acount.get(a, 0) + 1
             if not self.blockable(d, b, a):
-                card = _DECK.get(b)
+                card = self.cs.deck.get(b)
                 if card is None or card.kind != "unit" or not card.defend:
                     return f"C43: {b} cannot defend"
                 if a not in attackers:
@@ -1257,7 +1271,7 @@ class GameState:
         for pl in set(m.plots):
             if not 1 <= pl <= len(self.plots[d]) or self.plots[d][pl - 1][1] < m.plots.count(pl):
                 return f"C45: plot p{pl} of seat {d} does not hold that much population"
-        nb = sum(1 for pl in self.plots[d] for code in pl[2] if _DECK[code].kind == "building")
+        nb = sum(1 for pl in self.plots[d] for code in pl[2] if self.cs.deck[code].kind == "building")
         if len(m.destroy) != min(x, nb):
             return f"C45: exactly {min(x, nb)} buildings must be destroyed"
         if len(set(m.destroy)) != len(m.destroy):
@@ -1265,7 +1279,7 @@ class GameState:
         for pl, code in m.destroy:
             if not 1 <= pl <= len(self.plots[d]) or code not in self.plots[d][pl - 1][2]:
                 return f"C45: seat {d} has no {code} on p{pl}"
-            if _DECK[code].kind != "building":
+            if self.cs.deck[code].kind != "building":
                 return f"C45: {code} is a wonder; wonders are never destroyed"
         return None
 
@@ -1420,7 +1434,7 @@ class GameState:
         g0, g1, g2 = fx.income
         terms = dict(m.collect)
         for i, (code, pop, on) in enumerate(self.plots[p], 1):
-            y = _plot_yield(code, on)
+            y = _plot_yield(code, on, self.cs)
             if y[0]:
                 g0 += y[0] + b0
             if y[1]:
@@ -1459,7 +1473,7 @@ class GameState:
             i = DECK_INDEX[m.code]
             self.hands[p][i] -= 1
             self.discard[i] += 1
-            r = _DECK[m.code].resource
+            r = self.cs.deck[m.code].resource
             for j in range(3):
                 sup[j] += r[j]
         elif k == "trade":
@@ -1486,7 +1500,7 @@ class GameState:
             pcode, pop, on = self.plots[p][m.num - 1]
             self.plots[p][m.num - 1] = (pcode, pop, tuple(sorted((*on, code))))
             fx = self.fx[p]
-            self.fx[p] = None if fx is None else _fx_plus(fx, _DECK[code])
+            self.fx[p] = None if fx is None else _fx_plus(fx, self.cs.deck[code], self.cs)
             if m.extra == "settle":
                 for x in m.plots:
                     self._add_pop(p, x, 1)
@@ -1509,11 +1523,11 @@ class GameState:
         self.tech_market.remove(code)
         self.techs[p] = tuple(sorted((*self.techs[p], code)))
         fx = self.fx[p]
-        self.fx[p] = None if fx is None else _fx_plus(fx, _TECHS[code])
+        self.fx[p] = None if fx is None else _fx_plus(fx, self.cs.techs[code], self.cs)
         self.tech_market.extend(self._take_techs(1))
         self.tech_market.sort()
         self.new_techs = (*self.new_techs, code)
-        for e in _TECHS[code].effects:
+        for e in self.cs.techs[code].effects:
             if e.kind == "gain_once":
                 mult = len(self.plots[p]) if e.per_plot else 1
                 for j in range(3):
@@ -1611,12 +1625,12 @@ class GameState:
         # C42.1: the chosen City Walls return to the hand, as many Catapults are discarded
         for pl in m.plots:
             code, pop, on = self.plots[d][pl - 1]
-            broken = next(x for x in on if any(e.kind == "bounce" and e.breakable for e in _DECK[x].effects))
+            broken = next(x for x in on if any(e.kind == "bounce" and e.breakable for e in self.cs.deck[x].effects))
             self.plots[d][pl - 1] = (code, pop, tuple(x for x in on if x != broken))
             self.hands[d][DECK_INDEX[broken]] += 1
             self.fx[d] = None
             for u in sorted(c.units, key=lambda u: u[0]):
-                if u[1] == d and u[2] == "assigned" and _DECK[u[0]].breaks_walls:
+                if u[1] == d and u[2] == "assigned" and self.cs.deck[u[0]].breaks_walls:
                     u[2] = "broke_walls"
                     self.discard[DECK_INDEX[u[0]]] += 1
                     break
@@ -1733,11 +1747,12 @@ def shuffle_piles(
     players: int, options: Options, rng: random.Random
 ) -> tuple[list[str], list[str], list[str], list[str]]:
     """C9: the plot pile, the tech pile (by era, after removal), the removed techs and the deck."""
-    plots = list(PLOT_BOX)
+    cs = _SETS[options.cards]
+    plots = list(cs.plot_box)
     rng.shuffle(plots)
-    deck = list(DECK_BOX)
+    deck = list(cs.deck_box)
     rng.shuffle(deck)
-    keep = 8 if options.all_techs else TECHS_PER_ERA[str(players)]
+    keep = 8 if options.all_techs else cs.techs_per_era[str(players)]
     techs: list[str] = []
     removed: list[str] = []
     for era in (1, 2, 3):
@@ -1752,11 +1767,12 @@ def check_piles(
     players: int, options: Options, plots: list[str], techs: list[str], removed: list[str], deck: list[str]
 ) -> str | None:
     """The field and reason when the four lists are not what C9 and C71 require, else None."""
-    if sorted(plots) != list(PLOT_BOX):
+    cs = _SETS[options.cards]
+    if sorted(plots) != list(cs.plot_box):
         return "'plots' must be an ordering of the 30 plot cards of cards.toml"
-    if sorted(deck) != list(DECK_BOX):
+    if sorted(deck) != list(cs.deck_box):
         return "'deck' must be an ordering of the 76 game-deck cards of cards.toml"
-    keep = 8 if options.all_techs else TECHS_PER_ERA[str(players)]
+    keep = 8 if options.all_techs else cs.techs_per_era[str(players)]
     if len(techs) != 3 * keep:
         return f"'techs' must hold {3 * keep} technologies ({keep} per era) for {players} players"
     for era in (1, 2, 3):
@@ -1802,7 +1818,7 @@ def state_from_piles(
     g.discard = [0] * N_DECK
     g.plot_market = []
     g.tech_market = []
-    g.pop_supply = CARDS.population
+    g.pop_supply = _SETS[opts.cards].population
     g.hands = [[0] * N_DECK for _ in range(n)]
     g.plots = [[] for _ in range(n)]
     g.techs = [() for _ in range(n)]

@@ -54,7 +54,7 @@ class Observation:
 
     seat: int | None
     players: int
-    options: tuple[tuple[str, bool | int], ...]
+    options: tuple[tuple[str, bool | int | str], ...]
     finished: bool
     winners: tuple[int, ...]
     reason: str | None

@@ -1,4 +1,5 @@
-"""The variants of RULES.md (*Configuration that is not in these rules*), all off by default.
+"""The variants of RULES.md (*Configuration that is not in these rules*), all off by default,
+and the card set a game is played with (``cards``).
 
 >>> parse_options({"finish_round": True, "hand_limit": 10}).to_dict()
 {'finish_round': True, 'hand_limit': 10}
@@ -6,6 +7,10 @@
 Traceback (most recent call last):
 ...
 civcards.civ4.options.ConfigError: option 'hand_limit' must be a non-negative integer, not -1.
+>>> parse_options({"cards": "reconstructed-2"}).to_dict()
+{'cards': 'reconstructed-2'}
+>>> parse_options({}).cards is None     # a record naming no card set: the original one
+True
 """
 
 from __future__ import annotations
@@ -24,11 +29,20 @@ class OptionSpec(NamedTuple):
 
     name: str
     type: str
-    default: bool | int | None
+    default: bool | int | str | None
     help: str
 
 
-#: Every variant of RULES.md with its type, default and meaning.
+#: The card sets in the package (``civcards/civ4/cards*.toml``), oldest first; all RECONSTRUCTED.
+CARD_SETS: tuple[str, ...] = ("reconstructed-1", "reconstructed-2")
+#: The set of a record (or an engine ``new_game``) that names none: the original reconstruction,
+#: so every record written before card sets had names replays as it was played.
+RECORD_CARD_SET = "reconstructed-1"
+#: The set of a new game of the platform that names none (CLI, web lobby, simulations):
+#: the tuned set of the balance study (docs/civ4/balance/README.md).
+DEFAULT_CARD_SET = "reconstructed-2"
+
+#: Every variant of RULES.md with its type, default and meaning, and the card set.
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("finish_round", "bool", False, "C68: the game ends at the end of the round in which the last technology is bought"),
     OptionSpec("happiness_not_wonders", "bool", False, "C50: Highest Happiness does not lower wonder costs"),
@@ -36,6 +50,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("hand_limit", "int", None, "C37: after the Draw step's discard a player keeps at most N cards (None: no limit)"),
     OptionSpec("one_shot_steals", "bool", False, "C63, C64: Writing and Code of Laws act once, in the Purchase step they enter play"),
     OptionSpec("all_techs", "bool", False, "C9: no technology is removed"),
+    OptionSpec(
+        "cards",
+        "choice",
+        DEFAULT_CARD_SET,
+        "the card set (reconstructed; the original list was never published): "
+        "reconstructed-2 is the balance study's tuning of reconstructed-1",
+    ),
 )
 _BOOL = tuple(o.name for o in OPTIONS if o.type == "bool")
 
@@ -50,22 +71,28 @@ class Options:
     hand_limit: int | None = None
     one_shot_steals: bool = False
     all_techs: bool = False
+    #: the card set's name; None: not named, which means the original set (RECORD_CARD_SET)
+    cards: str | None = None
 
-    def to_dict(self) -> dict[str, bool | int]:
-        """The record's ``options`` object: only the variants that are on."""
-        out: dict[str, bool | int] = {}
+    def to_dict(self) -> dict[str, bool | int | str]:
+        """The record's ``options`` object: only the variants that are on, and the card set
+        when one is named."""
+        out: dict[str, bool | int | str] = {}
         for name in _BOOL:
             if getattr(self, name):
                 out[name] = True
         if self.hand_limit is not None:
             out["hand_limit"] = self.hand_limit
+        if self.cards is not None:
+            out["cards"] = self.cards
         return {k: out[k] for k in sorted(out)}
 
 
 def parse_options(obj: Mapping[str, Any] | Options | None) -> Options:
     """Options from a mapping (a record's ``options``); :class:`ConfigError` when invalid.
 
-    An absent, ``false`` or ``null`` variant is off (NOTATION.md clarification 4).
+    An absent, ``false`` or ``null`` variant is off (NOTATION.md clarification 4); an
+    absent or ``null`` ``cards`` names no card set (the original one is used).
     """
     if obj is None:
         return Options()
@@ -88,6 +115,13 @@ def parse_options(obj: Mapping[str, Any] | Options | None) -> Options:
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 errors.append(f"option 'hand_limit' must be a non-negative integer, not {value!r}.")
+            else:
+                values[key] = value
+        elif key == "cards":
+            if value is None:
+                continue
+            if not isinstance(value, str) or value not in CARD_SETS:
+                errors.append(f"{value!r} is not a card set (known: {', '.join(CARD_SETS)}).")
             else:
                 values[key] = value
         else:

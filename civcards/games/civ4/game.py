@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ... import civ4
-from ...civ4.options import OPTIONS, ConfigError, parse_options
+from ...civ4.options import CARD_SETS, DEFAULT_CARD_SET, OPTIONS, ConfigError, parse_options
 from ...game_api import (
     Choice,
     Expansion,
@@ -33,6 +33,7 @@ def _specs() -> tuple[OptionSpec, ...]:
                 o.default,
                 o.help,
                 minimum=0 if o.type == "int" else None,
+                choices=CARD_SETS if o.name == "cards" else (),
             )
         )
     return tuple(out)
@@ -46,7 +47,7 @@ class Civ4Game:
 
     name = "civ4"
     title = "Civilization: The Card Game"
-    #: shown wherever the game's cards are
+    #: shown wherever the game's cards are (the card set's version is the ``cards`` option)
     note = "reconstructed card set: the original card list was never published"
     min_players = 2
     max_players = 4
@@ -70,7 +71,11 @@ class Civ4Game:
             opts = parse_options(options)
         except ConfigError as e:
             raise OptionsError(str(e).split(". ")[0].rstrip(".")) from None
-        return {o.name: getattr(opts, o.name) for o in OPTIONS}
+        out = {o.name: getattr(opts, o.name) for o in OPTIONS}
+        # a new game names its card set: the tuned one unless told otherwise (a record
+        # that names none is read with the original one, civ4.replay)
+        out["cards"] = opts.cards or DEFAULT_CARD_SET
+        return out
 
     def new_state(
         self, players: int, options: Mapping[str, Any], seed: int | None

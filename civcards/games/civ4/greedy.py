@@ -42,26 +42,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ...civ4.cards import CARDS, RULES, res_str
+from ...civ4.cards import CARDS, RULES, CardSet, card_set_of, res_str
 from ...civ4.moves import NotationError, parse_move
 from ...civ4.observation import Observation, PlotView
 
-_DECK = CARDS.deck
-_TECHS = CARDS.techs
 _PLOTS = CARDS.plots
 
-POP_BASE: int = RULES["population_cost_base"]
-POP_STEP: int = RULES["population_cost_step"]
-PLOT_BASE: int = RULES["plot_cost_base"]
-PLOT_STEP: int = RULES["plot_cost_step"]
-PLOT_PIVOT: int = RULES["plot_cost_pivot"]
-MIN_COST: int = RULES["min_cost"]
-TRADE_RATE: int = RULES["trade_rate"]
-MAX_SLOTS: int = RULES["max_slots"]
-POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
-CULTURE_MIN: int = RULES["culture_minimum"]
-HAPPY_MIN: int = RULES["happiness_minimum"]
-HAPPY_DISCOUNT: int = RULES["happiness_discount"]
 STALEMATE: int = RULES["stalemate_rounds"]
 
 #: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
@@ -126,17 +112,17 @@ class Fx:
         "steal_add",
     )
 
-    def __init__(self, techs: tuple[str, ...], plots: tuple[PlotView, ...]) -> None:
+    def __init__(self, techs: tuple[str, ...], plots: tuple[PlotView, ...], cs: CardSet = CARDS) -> None:
         self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-        self.rate = TRADE_RATE
+        self.rate = cs.trade_rate
         self.slots = 1
         self.income = [0, 0, 0]
         self.boost = [0, 0, 0]
         self.blocks_add: dict[str, frozenset[str]] = {}
         self.steal_add: dict[str, int] = {}
         self.destroy_add: dict[str, int] = {}
-        effects = [e for t in techs for e in _TECHS[t].effects]
-        effects += [e for _, _, on in plots for c in on for e in _DECK[c].effects]
+        effects = [e for t in techs for e in cs.techs[t].effects]
+        effects += [e for _, _, on in plots for c in on for e in cs.deck[c].effects]
         for e in effects:
             k = e.kind
             if k == "discount":
@@ -156,12 +142,12 @@ class Fx:
                 )
                 self.steal_add[e.unit] = self.steal_add.get(e.unit, 0) + e.steal_add
                 self.destroy_add[e.unit] = self.destroy_add.get(e.unit, 0) + e.destroy_add
-        self.slots = min(self.slots, MAX_SLOTS)
+        self.slots = min(self.slots, cs.max_slots)
 
 
 @lru_cache(maxsize=4096)
-def fx_of(techs: tuple[str, ...], plots: tuple[PlotView, ...]) -> Fx:
-    return Fx(techs, plots)
+def fx_of(techs: tuple[str, ...], plots: tuple[PlotView, ...], cs: CardSet = CARDS) -> Fx:
+    return Fx(techs, plots, cs)
 
 
 def _adjacent(seat: int, n: int) -> list[int]:
@@ -209,8 +195,10 @@ class View:
         self.supply = list(pv.supply)
         hand = pv.hand
         self.hand: list[str] = list(hand) if isinstance(hand, tuple) else []
-        self.fx = fx_of(pv.techs, pv.plots)
         opts = dict(obs.options)
+        #: the game's card set (its costs, effects and rule numbers)
+        self.cs = cs = card_set_of(opts)
+        self.fx = fx_of(pv.techs, pv.plots, cs)
         self.hnw = bool(opts.get("happiness_not_wonders", False))
         self.same_type = bool(opts.get("same_type_trade", False))
         self.techs_left = obs.tech_pile + len(obs.tech_market)
@@ -222,22 +210,22 @@ class View:
     # -- costs (C26) and room (C18) ------------------------------------------------------
 
     def pop_cost(self, i: int) -> int:
-        return max(MIN_COST, POP_BASE + POP_STEP * self.plots[i][1] - self.fx.disc["population"])
+        return max(self.cs.min_cost, self.cs.pop_cost_base + self.cs.pop_cost_step * self.plots[i][1] - self.fx.disc["population"])
 
     def plot_cost(self) -> int:
         n = len(self.plots)
-        return max(MIN_COST, PLOT_BASE + PLOT_STEP * (n - PLOT_PIVOT) - self.fx.disc["plot"])
+        return max(self.cs.min_cost, self.cs.plot_cost_base + self.cs.plot_cost_step * (n - self.cs.plot_cost_pivot) - self.fx.disc["plot"])
 
     def card_cost(self, code: str) -> int:
-        card = _TECHS[code] if code in _TECHS else _DECK[code]
+        card = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
         c = card.cost - self.fx.disc[_KIND_TARGET[card.kind]]
         if self.obs.status[1] == self.me and not (card.kind == "wonder" and self.hnw):
-            c -= HAPPY_DISCOUNT
-        return max(MIN_COST, c)
+            c -= self.cs.happiness_discount
+        return max(self.cs.min_cost, c)
 
     def has_room(self, i: int, code: str) -> bool:
         _, pop, on = self.plots[i]
-        room = min(max(self.fx.slots, 2 if pop >= POP_TWO_SLOTS else 1), MAX_SLOTS)
+        room = min(max(self.fx.slots, 2 if pop >= self.cs.pop_two_slots else 1), self.cs.max_slots)
         return code not in on and len(on) < room
 
     # -- values ----------------------------------------------------------------------------
@@ -253,16 +241,16 @@ class View:
         if culture:
             mine = self.pv.culture
             best = max(self.obs.seats[s].culture for s in others)
-            had = mine >= CULTURE_MIN and mine > best
-            has = mine + culture >= CULTURE_MIN and mine + culture > best
+            had = mine >= self.cs.culture_minimum and mine > best
+            has = mine + culture >= self.cs.culture_minimum and mine + culture > best
             v += 0.02 * culture
             if has and not had:
                 v += 0.12 * self.turns
         if happiness:
             mine = self.pv.happiness
             best = max(self.obs.seats[s].happiness for s in others)
-            had = mine >= HAPPY_MIN and mine > best
-            has = mine + happiness >= HAPPY_MIN and mine + happiness > best
+            had = mine >= self.cs.happiness_minimum and mine > best
+            has = mine + happiness >= self.cs.happiness_minimum and mine + happiness > best
             v += 0.02 * happiness
             if has and not had:
                 v += 0.06 * self.turns
@@ -273,7 +261,7 @@ class View:
 
     def effects_value(self, code: str, plot: int | None) -> float:
         """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
-        card = _TECHS[code] if code in _TECHS else _DECK[code]
+        card = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
         v = 0.0
         t = self.turns
         for e in card.effects:
@@ -290,8 +278,8 @@ class View:
                 uses = {
                     "population": 0.8 * t,
                     "tech": min(0.5 * t, float(self.techs_left)),
-                    "building": 0.2 * t + sum(1 for c in self.hand if _DECK[c].kind == "building"),
-                    "wonder": 0.1 * t + sum(1 for c in self.hand if _DECK[c].kind == "wonder"),
+                    "building": 0.2 * t + sum(1 for c in self.hand if self.cs.deck[c].kind == "building"),
+                    "wonder": 0.1 * t + sum(1 for c in self.hand if self.cs.deck[c].kind == "wonder"),
                     "plot": 0.1 * t,
                 }[e.target]
                 v += e.amount * uses * VPR
@@ -319,7 +307,7 @@ class View:
 
     def build_value(self, code: str, plot: int) -> float:
         """VP of building ``code`` on ``plot`` (its cost aside)."""
-        vp = 1.0 if _DECK[code].kind == "wonder" else 0.0
+        vp = 1.0 if self.cs.deck[code].kind == "wonder" else 0.0
         return vp + self.effects_value(code, plot)
 
     def hold(self, code: str) -> float:
@@ -327,7 +315,7 @@ class View:
         got = self._hold.get(code)
         if got is not None:
             return got
-        card = _DECK[code]
+        card = self.cs.deck[code]
         cash = sum(card.resource) * VPR
         if card.kind == "unit":
             v = max(cash, UNIT_HOLD.get(code, 0.3) * self.w.units)
@@ -342,7 +330,7 @@ class View:
 
     def extra(self, code: str) -> float:
         """Resources lost beyond its cash value when cashing a hand card."""
-        return max(0.0, self.hold(code) / VPR - sum(_DECK[code].resource))
+        return max(0.0, self.hold(code) / VPR - sum(self.cs.deck[code].resource))
 
     def reserve(self) -> list[int]:
         """What the next purchases need: the cheapest population, build and technology."""
@@ -351,7 +339,7 @@ class View:
             builds = [
                 self.card_cost(c)
                 for c in set(self.hand)
-                if _DECK[c].kind != "unit"
+                if self.cs.deck[c].kind != "unit"
                 and any(self.has_room(i, c) for i in range(len(self.plots)))
             ]
             techs = [self.card_cost(t) for t in self.obs.tech_market]
@@ -388,7 +376,7 @@ class View:
         if obs.population_supply > 0:
             for i, (code, pop, _) in enumerate(self.plots):
                 v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
-                if pop + 1 == POP_TWO_SLOTS and self.fx.slots < 2:
+                if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
                 out.append(Target(f"pop p{i + 1}", 0, self.pop_cost(i), v * self.w.population))
         for t in sorted(set(obs.tech_market)):
@@ -398,7 +386,7 @@ class View:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(f"tech {t}", 2, self.card_cost(t), v))
         for c in sorted(set(self.hand)):
-            card = _DECK[c]
+            card = self.cs.deck[c]
             if card.kind == "unit":
                 continue
             cost = self.card_cost(c)
@@ -443,7 +431,7 @@ class View:
         """The effective cost of ``t`` and its first step (``BUY``, ``cash X`` or ``TRADE``)."""
         sup = self.supply
         cashable = sorted(
-            self.hand, key=lambda c: (self.extra(c) / max(1, sum(_DECK[c].resource)), c)
+            self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
         )
         if t.rtype < 0:
             need = t.cost - sum(sup)
@@ -454,7 +442,7 @@ class View:
             for c in cashable:
                 if need <= 0:
                     break
-                need -= sum(_DECK[c].resource)
+                need -= sum(self.cs.deck[c].resource)
                 eff += self.extra(c)
                 first = first or f"cash {c}"
             return (eff, first) if need <= 0 else None
@@ -468,7 +456,7 @@ class View:
         for c in cashable:
             if need <= 0:
                 break
-            amt = _DECK[c].resource[r]
+            amt = self.cs.deck[c].resource[r]
             if amt:
                 need -= amt
                 eff += self.extra(c)
@@ -490,7 +478,7 @@ class View:
             if c in used:
                 used.remove(c)
                 continue
-            amt = sum(_DECK[c].resource[i] for i in range(3) if i != r)
+            amt = sum(self.cs.deck[c].resource[i] for i in range(3) if i != r)
             if amt:
                 others += amt
                 eff += self.extra(c)
@@ -523,7 +511,7 @@ class View:
 
     def unseen(self) -> dict[str, int]:
         """Deck cards this seat has not seen: in the deck or in rivals' hands."""
-        left = {c: d.count for c, d in _DECK.items()}
+        left = {c: d.count for c, d in self.cs.deck.items()}
         for c in self.obs.discard:
             left[c] -= 1
         for c in self.hand:
@@ -554,11 +542,11 @@ class View:
             (c, e.amount, e.breakable)
             for _, _, on in pv.plots
             for c in on
-            for e in _DECK[c].effects
+            for e in self.cs.deck[c].effects
             if e.kind == "bounce"
         ]
         units = sorted(units, key=lambda u: -self.unit_damage(u, d))
-        cats = [u for u in units if _DECK[u].breaks_walls]
+        cats = [u for u in units if self.cs.deck[u].breaks_walls]
         breakable = [w for w in walls if w[2]]
         broken = min(len(cats), len(breakable))
         rest = list(units)
@@ -572,10 +560,10 @@ class View:
         )
         total_unseen = max(1, sum(unseen.values()))
         h = pv.hand if isinstance(pv.hand, int) else len(pv.hand)
-        fx_d = fx_of(pv.techs, pv.plots)
+        fx_d = fx_of(pv.techs, pv.plots, self.cs)
         seen: dict[str, int] = {}
         pop = sum(p for _, p, _ in pv.plots)
-        buildings = sum(1 for _, _, on in pv.plots for c in on if _DECK[c].kind == "building")
+        buildings = sum(1 for _, _, on in pv.plots for c in on if self.cs.deck[c].kind == "building")
         gain = 0.0
         steals = 0.0
         destroys = 0.0
@@ -583,7 +571,7 @@ class View:
             blockers = sum(
                 k
                 for c, k in unseen.items()
-                if _DECK[c].defend and (u in _DECK[c].blocks or u in fx_d.blocks_add.get(c, ()))
+                if self.cs.deck[c].defend and (u in self.cs.deck[c].blocks or u in fx_d.blocks_add.get(c, ()))
             )
             lam = h * blockers / total_unseen
             seen[u] = seen.get(u, 0) + 1
@@ -599,18 +587,18 @@ class View:
         return gain * self.w.attack - cost
 
     def unit_amounts(self, u: str) -> tuple[int, int]:
-        card = _DECK[u]
+        card = self.cs.deck[u]
         return card.steal + self.fx.steal_add.get(u, 0), card.destroy + self.fx.destroy_add.get(
             u, 0
         )
 
     def unit_damage(self, u: str, d: int) -> float:
         s, x = self.unit_amounts(u)
-        return s * 2.0 + x * DESTROY_VP + (0.5 if _DECK[u].breaks_walls else 0.0)
+        return s * 2.0 + x * DESTROY_VP + (0.5 if self.cs.deck[u].breaks_walls else 0.0)
 
     def attack_plan(self) -> tuple[float, list[tuple[int, list[str]]]] | None:
         """The best single-defender attack with positive expected value, if any."""
-        mine = sorted(c for c in self.hand if _DECK[c].attack)
+        mine = sorted(c for c in self.hand if self.cs.deck[c].attack)
         if not mine:
             return None
         unseen = self.unseen()
@@ -625,14 +613,14 @@ class View:
 
     def loss_of(self, units: Sequence[str], attacker: int) -> float:
         """VP this seat loses to ``units`` reaching its damage step (C45)."""
-        fx_a = fx_of(self.obs.seats[attacker].techs, self.obs.seats[attacker].plots)
+        fx_a = fx_of(self.obs.seats[attacker].techs, self.obs.seats[attacker].plots, self.cs)
         s = x = 0
         for u in units:
-            card = _DECK[u]
+            card = self.cs.deck[u]
             s += card.steal + fx_a.steal_add.get(u, 0)
             x += card.destroy + fx_a.destroy_add.get(u, 0)
         pop = sum(p for _, p, _ in self.plots)
-        buildings = sum(1 for _, _, on in self.plots for c in on if _DECK[c].kind == "building")
+        buildings = sum(1 for _, _, on in self.plots for c in on if self.cs.deck[c].kind == "building")
         worth = 2.0 if self.n == 2 else 1.4
         return min(s, pop) * worth + min(x, buildings) * 0.6
 
@@ -641,12 +629,12 @@ class View:
     ) -> tuple[float, list[tuple[str, str]]]:
         """The blocks (blocker, attacker) that minimise loss + blockers spent (C43)."""
         fx_me = self.fx
-        mine = [c for c in self.hand if _DECK[c].defend]
+        mine = [c for c in self.hand if self.cs.deck[c].defend]
         atk = sorted(attackers)
         best: list[Any] = [self.loss_of(atk, attacker), []]
 
         def can(b: str, a: str) -> bool:
-            return a in _DECK[b].blocks or a in fx_me.blocks_add.get(b, ())
+            return a in self.cs.deck[b].blocks or a in fx_me.blocks_add.get(b, ())
 
         def rec(i: int, avail: list[str], blocks: list[tuple[str, str]], free: list[str]) -> None:
             if i == len(atk):
@@ -970,7 +958,7 @@ class GreedyPolicy:
             seat = int(words[2])
             pv = v.obs.seats[seat]
             lead = pv.score[0] * 0.01
-            if words[1] in _TECHS and any(e.kind == "steal_card" for e in _TECHS[words[1]].effects):
+            if words[1] in v.cs.techs and any(e.kind == "steal_card" for e in v.cs.techs[words[1]].effects):
                 hand = pv.hand if isinstance(pv.hand, int) else len(pv.hand)
                 val = hand + lead
             else:
@@ -1010,7 +998,7 @@ class GreedyPolicy:
                 left.remove(u)
             for _ in m.plots:
                 for u in sorted(left):
-                    if _DECK[u].breaks_walls:
+                    if v.cs.deck[u].breaks_walls:
                         left.remove(u)
                         break
             loss = v.best_blocks(left, attacker)[0] + 0.3 * len(m.plots)
@@ -1026,9 +1014,9 @@ class GreedyPolicy:
 
     def _damage(self, v: View) -> str:
         attacker, units = self._attackers_on_me(v)
-        fx_a = fx_of(v.obs.seats[attacker].techs, v.obs.seats[attacker].plots)
-        s = sum(_DECK[u].steal + fx_a.steal_add.get(u, 0) for u in units)
-        x = sum(_DECK[u].destroy + fx_a.destroy_add.get(u, 0) for u in units)
+        fx_a = fx_of(v.obs.seats[attacker].techs, v.obs.seats[attacker].plots, v.cs)
+        s = sum(v.cs.deck[u].steal + fx_a.steal_add.get(u, 0) for u in units)
+        x = sum(v.cs.deck[u].destroy + fx_a.destroy_add.get(u, 0) for u in units)
         pops = [p for _, p, _ in v.plots]
         steal: list[int] = []
         for _ in range(min(s, sum(pops))):
@@ -1041,7 +1029,7 @@ class GreedyPolicy:
             (i + 1, c)
             for i, (_, _, on) in enumerate(v.plots)
             for c in on
-            if _DECK[c].kind == "building"
+            if v.cs.deck[c].kind == "building"
         ]
         buildings.sort(key=lambda b: (v.build_value(b[1], b[0] - 1) + v.card_cost(b[1]) * VPR, b))
         destroy = sorted(buildings[: min(x, len(buildings))])

@@ -10,18 +10,8 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from ... import civ4
-from ...civ4 import CARDS, GameState, Observation
-from ...civ4.cards import RULES, DeckCard, TechCard
-
-_POP_BASE: int = RULES["population_cost_base"]
-_POP_STEP: int = RULES["population_cost_step"]
-_PLOT_BASE: int = RULES["plot_cost_base"]
-_PLOT_STEP: int = RULES["plot_cost_step"]
-_PLOT_PIVOT: int = RULES["plot_cost_pivot"]
-_MIN_COST: int = RULES["min_cost"]
-_HAPPY_DISCOUNT: int = RULES["happiness_discount"]
-_MAX_SLOTS: int = RULES["max_slots"]
-_POP_TWO_SLOTS: int = RULES["population_for_two_slots"]
+from ...civ4 import GameState, Observation
+from ...civ4.cards import DeckCard, TechCard, card_set_of
 
 
 class Costs:
@@ -30,10 +20,12 @@ class Costs:
     def __init__(self, obs: Observation, seat: int) -> None:
         pv = obs.seats[seat]
         self.pv = pv
+        #: the game's card set (the ``cards`` option; the original when none is named)
+        self.cs = cs = card_set_of(dict(obs.options))
         self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
         self.slots = 1
-        cards: list[TechCard | DeckCard] = [CARDS.techs[c] for c in pv.techs]
-        cards += [CARDS.deck[c] for _, _, on in pv.plots for c in on]
+        cards: list[TechCard | DeckCard] = [cs.techs[c] for c in pv.techs]
+        cards += [cs.deck[c] for _, _, on in pv.plots for c in on]
         for card in cards:
             for e in card.effects:
                 if e.kind == "discount":
@@ -46,25 +38,28 @@ class Costs:
     def plot(self) -> int:
         """The price of the seat's next plot (C26)."""
         n = len(self.pv.plots)
-        return max(_MIN_COST, _PLOT_BASE + _PLOT_STEP * (n - _PLOT_PIVOT) - self.disc["plot"])
+        cs = self.cs
+        return max(cs.min_cost, cs.plot_cost_base + cs.plot_cost_step * (n - cs.plot_cost_pivot) - self.disc["plot"])
 
     def pop(self, plot: int) -> int:
         """The price of a population on the seat's plot at index ``plot`` (C26)."""
         pop = self.pv.plots[plot][1]
-        return max(_MIN_COST, _POP_BASE + _POP_STEP * pop - self.disc["population"])
+        cs = self.cs
+        return max(cs.min_cost, cs.pop_cost_base + cs.pop_cost_step * pop - self.disc["population"])
 
     def card(self, code: str) -> int:
         """The price of a technology, building or wonder for the seat (C26, C50)."""
-        card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
+        cs = self.cs
+        card: TechCard | DeckCard = cs.techs[code] if code in cs.techs else cs.deck[code]
         c = card.cost - self.disc[card.kind]
         if self.happy and not (card.kind == "wonder" and self.happy_not_wonders):
-            c -= _HAPPY_DISCOUNT
-        return max(_MIN_COST, c)
+            c -= cs.happiness_discount
+        return max(cs.min_cost, c)
 
     def free_slots(self, plot: int) -> int:
         """Room left for buildings and wonders on the plot at index ``plot`` (C18)."""
         _, pop, on = self.pv.plots[plot]
-        room = min(max(self.slots, 2 if pop >= _POP_TWO_SLOTS else 1), _MAX_SLOTS)
+        room = min(max(self.slots, 2 if pop >= self.cs.pop_two_slots else 1), self.cs.max_slots)
         return max(0, room - len(on))
 
 

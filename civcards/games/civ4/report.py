@@ -35,14 +35,15 @@ from pathlib import Path
 from typing import Any
 
 from ...civ4.cards import CARDS
-from ...civ4.options import OPTIONS
+from ...civ4.options import CARD_SETS, OPTIONS, RECORD_CARD_SET
 from .greedy import ARCHETYPES
 from .sim import BUILD_CODES, PLOT_CODES, TECH_CODES, UNIT_CODES, parse_hist
 
 Row = Mapping[str, Any]
 Interval = tuple[float, float, float]
 
-_DEFAULTS = {o.name: o.default for o in OPTIONS}
+#: the variants (the card set is not one: the rows of one report are of one set, _card_set)
+_DEFAULTS = {o.name: o.default for o in OPTIONS if o.name != "cards"}
 _FAIR_BAND = 0.04
 _WIN = "win"
 
@@ -67,6 +68,11 @@ def _variant(r: Row) -> str:
     """``rules`` (every option at its default) or the options that differ."""
     diff = [k for k, v in _options(r).items() if v != _DEFAULTS[k]]
     return "+".join(diff) if diff else "rules"
+
+
+def _card_set(r: Row) -> str:
+    """The card set of a row (rows written before card sets had names: the original)."""
+    return str(r.get("cards") or RECORD_CARD_SET)
 
 
 def _archetype(r: Row) -> str | None:
@@ -470,32 +476,61 @@ def q5(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q6() -> Answer:
+def _ismcts(bot: str) -> bool:
+    return bot.split(":")[0] == "ismcts"
+
+
+def _budget(bot: str) -> int:
+    """The iterations of an ``ismcts:Nit`` spec (0 when it names none)."""
+    for part in bot.split(":")[1:]:
+        if part.endswith("it") and part[:-2].isdigit():
+            return int(part[:-2])
+    return 0
+
+
+def q6(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q6",
         "Does skill beat luck?",
-        "ISMCTS against greedy",
+        "`ismcts` (civ4's search kit) in one seat against `greedy` in the others, seats "
+        "rotated; two budgets of `ismcts` against each other",
         "≥ 65 % wins at 2 players, ≥ 2 × fair share at 4; strength grows with the budget",
     )
-    for label in (
-        "2p ismcts:1000it vs greedy",
-        "4p ismcts:1000it vs greedy",
-        "ismcts:4000it vs ismcts:1000it",
-    ):
+    # one ismcts seat, the others greedy: by player count and spec
+    vs: dict[tuple[int, str], list[float]] = {}
+    duel: dict[tuple[str, str], list[float]] = {}
+    for r in rows:
+        bots = _bots(r)
+        searchers = [b for b in bots if _ismcts(b)]
+        if len(searchers) == 1 and all(b == "greedy" for b in bots if not _ismcts(b)):
+            seat = bots.index(searchers[0])
+            vs.setdefault((_players(r), searchers[0]), []).append(_won(r, seat))
+        elif len(bots) == 2 and len(searchers) == 2 and _budget(bots[0]) != _budget(bots[1]):
+            hi = max(bots, key=_budget)
+            lo = min(bots, key=_budget)
+            duel.setdefault((hi, lo), []).append(_won(r, bots.index(hi)))
+    for (p, spec), vals in sorted(vs.items()):
+        fair = 1 / p
+        want = 0.65 if p == 2 else 2 * fair
+        iv = mean_ci(vals)
         a.add(
-            label,
-            None,
-            "see target",
-            None,
-            text="not measured (ismcts too slow on the study machine)",
+            f"{p}p {spec} against greedy ({len(vals):,} games)",
+            iv,
+            f"≥ {100 * want:.0f} %",
+            iv[0] >= want,
+            pct=True,
         )
-    a.notes.append(
-        "The generic `ismcts` plays civ4 through `game.determinizer` "
-        "(civcards/civ4/determinize.py), but at 1000 iterations it took 28–68 s a move on "
-        "the shared 2-core machine (random playouts of the generic search kit): 200 games of "
-        "about 100 of its decisions each would take days. `random` against `greedy` "
-        "(greedy wins every game, BENCHMARKS.md) is the only skill gap measured so far."
-    )
+    for (hi, lo), vals in sorted(duel.items()):
+        iv = mean_ci(vals)
+        a.add(
+            f"2p {hi} against {lo} ({len(vals):,} games)",
+            iv,
+            "> 50 %",
+            iv[0] > 0.5,
+            pct=True,
+        )
+    if not vs and not duel:
+        a.add("ismcts against greedy", None, "see target", None, text="not measured (no games)")
     return a
 
 
@@ -630,8 +665,25 @@ def q10(rows: Sequence[Row]) -> Answer:
         "rules and under `one_shot_steals`",
         "owner ≤ fair share + 10 points",
     )
+    era2 = [c for c in TECH_CODES if CARDS.techs[c].era == 2 and c not in ("WRI", "COL")]
     for variant in ("rules", "one_shot_steals"):
         for p, g in _counts(_select(rows, variant)).items():
+            # the owners of the other era II technologies, for comparison (rows of older
+            # runs name only Writing's and Code of Laws' owners)
+            base = [
+                _won(r, int(r[f"owner_{t}"]))
+                for r in g
+                for t in era2
+                if r.get(f"owner_{t}") is not None
+            ]
+            if base:
+                a.add(
+                    f"{p}p {variant}: owner of another era II technology (comparison)",
+                    mean_ci(base),
+                    "—",
+                    None,
+                    pct=True,
+                )
             for t, name in (("WRI", "Writing"), ("COL", "Code of Laws")):
                 vals = [_won(r, int(r[f"owner_{t}"])) for r in g if r.get(f"owner_{t}") is not None]
                 iv = mean_ci(vals)
@@ -648,7 +700,10 @@ def q10(rows: Sequence[Row]) -> Answer:
                 a.add(f"{p}p {variant}: {name} uses per game (owned)", uses, "—", None)
     a.notes.append(
         "The owners' win share is measured in greedy mirrors rather than against a bot "
-        "forbidden the two cards: owning them partly follows from being ahead."
+        "forbidden the two cards: owning them partly follows from being ahead. The "
+        "comparison line is the same share for the owners of the six other era II "
+        "technologies (pooled samples of one game treated as independent): the part of "
+        "Writing's and Code of Laws' figure above it is what the steal itself is worth."
     )
     return a
 
@@ -951,7 +1006,7 @@ def answers(rows: Sequence[Row], folder: Path | None = None) -> list[Answer]:
         q3(rows),
         q4(rows),
         q5(rows),
-        q6(),
+        q6(rows),
         q7(rows),
         q8(rows, folder),
         q9(rows),
@@ -989,8 +1044,24 @@ def _configurations(rows: Sequence[Row]) -> list[str]:
 def report_overview(rows: Sequence[Row], folder: Any = None) -> dict[str, Any]:
     """The answers to Q1–Q16 as Markdown (with plots in ``folder``) and JSON."""
     path = Path(folder) if folder is not None else None
+    sets = Counter(_card_set(r) for r in rows)
+    # one card set per report: the newest present (older rows are left out and counted)
+    chosen = max(sets, key=lambda k: (CARD_SETS.index(k) if k in CARD_SETS else -1, k), default="")
+    left_out = {k: v for k, v in sets.items() if k != chosen}
+    rows = [r for r in rows if _card_set(r) == chosen]
     ans = answers(rows, path)
     md = ["## Balance questions Q1–Q16 (DESIGN-NOTES.md, section 6)", ""]
+    md += [
+        f"**Card set: `{chosen}`** (reconstructed: the original card list was never "
+        "published; the `cards` option, `civcards/civ4/cards*.toml`)."
+    ]
+    if left_out:
+        md += [
+            "Rows of other card sets left out: "
+            + ", ".join(f"`{k}` ({v:,} games)" for k, v in sorted(left_out.items()))
+            + "."
+        ]
+    md += [""]
     md += ["Games by configuration (a shared victory is split among its winners):", ""]
     md += _configurations(rows)
     md += ["", "| # | question | verdict |", "|---|---|---|"]
@@ -999,7 +1070,7 @@ def report_overview(rows: Sequence[Row], folder: Any = None) -> dict[str, Any]:
     md.append("")
     for a in ans:
         md += a.markdown()
-    summary = [a.to_json() for a in ans]
+    summary = [{**a.to_json(), "card_set": chosen} for a in ans]
     return {"markdown": "\n".join(md), "summary": json.loads(json.dumps(summary))}
 
 

@@ -39,8 +39,10 @@ does not have):
   ``combat_<code>`` (units that attacked or blocked); ``market_<tech>``: the
   rounds the technology spent in the market (to its purchase, or to the end;
   empty if it never entered), ``plotbuy_<plot>``: plots of that kind bought;
-  ``owner_WRI`` / ``owner_COL``: the seat owning Writing / Code of Laws at the
-  end, ``uses_WRI`` / ``uses_COL``: their uses;
+  ``owner_<tech>``: the seat owning the technology at the end (empty when
+  nobody bought it; every technology, so that Writing's and Code of Laws'
+  owners can be compared with the owners of the others), ``uses_WRI`` /
+  ``uses_COL``: the uses of Writing / Code of Laws;
 * **decisions** ``turn_hist``: the moves of the active seat in each turn
   (collect to discard) as ``count:turns`` pairs; ``collect_hist``: the number
   of legal ``collect`` moves (C24) at each collect step of the last third of
@@ -119,7 +121,7 @@ COLUMNS: dict[str, str] = {
     **{f"combat_{c}": "int" for c in UNIT_CODES},
     **{f"market_{t}": "int" for t in TECH_CODES},
     **{f"plotbuy_{p}": "int" for p in PLOT_CODES},
-    **{f"owner_{t}": "int" for t in STEAL_TECHS},
+    **{f"owner_{t}": "int" for t in TECH_CODES},
     **{f"uses_{t}": "int" for t in STEAL_TECHS},
 }
 
@@ -322,9 +324,10 @@ def sim_row(final: GameState) -> dict[str, Any]:
         row[f"market_{t}"] = market_rounds.get(t)
     for pc in PLOT_CODES:
         row[f"plotbuy_{pc}"] = plotbuy[pc]
-    for t in STEAL_TECHS:
+    for t in TECH_CODES:
         owner = [s for s in range(n) if t in final.techs[s]]
         row[f"owner_{t}"] = owner[0] if owner else None
+    for t in STEAL_TECHS:
         row[f"uses_{t}"] = uses[t]
     return row
 

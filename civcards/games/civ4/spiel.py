@@ -47,7 +47,7 @@ SEED_BYTES: Final = 4
 #: the OpenSpiel parameters and their defaults (``hand_limit`` -1: none)
 PARAMETERS: Final[dict[str, Any]] = {"players": 2}
 for _o in OPTIONS:
-    PARAMETERS[_o.name] = -1 if _o.type == "int" else bool(_o.default)
+    PARAMETERS[_o.name] = -1 if _o.type == "int" else str(_o.default) if _o.type == "choice" else bool(_o.default)
 
 
 def _options(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -56,6 +56,8 @@ def _options(params: Mapping[str, Any]) -> dict[str, Any]:
         value = params.get(o.name, PARAMETERS[o.name])
         if o.type == "int":
             out[o.name] = None if int(value) < 0 else int(value)
+        elif o.type == "choice":
+            out[o.name] = str(value)
         else:
             out[o.name] = bool(value)
     return out

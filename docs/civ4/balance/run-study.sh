@@ -1,35 +1,40 @@
 #!/bin/sh
-# The simulations of the civ4 balance study (docs/civ4/balance/README.md), in the order run.
-# Each line writes one results file (skipped when it exists); then
+# The simulations of the civ4 balance study (docs/civ4/balance/README.md) for the tuned card
+# set reconstructed-2, in the order run. Each line writes one results file (skipped when it
+# exists); then
 #   civcards report --game civ4 docs/civ4/balance/data/*.parquet --out docs/civ4/balance
-# turns them into the report. JOBS (default 2) sets the worker processes.
+# turns them into the report. JOBS (default 2) sets the worker processes; CIVCARDS the
+# command (default: civcards). The runs of the original set (reconstructed-1, the "before"
+# figures of the changelog) are in data-reconstructed-1/ (that study's script is this file's
+# history: git log -p docs/civ4/balance/run-study.sh).
 set -e
 cd "$(dirname "$0")/../../.."
-S="civcards simulate --game civ4 --no-progress -j ${JOBS:-2}"
+S="${CIVCARDS:-civcards} simulate --game civ4 --no-progress -j ${JOBS:-2}"
+C="-O cards=reconstructed-2"
 D=docs/civ4/balance/data
-run() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S "$@" --out "$D/$out.parquet" --json > "$D/$out.json"; }
-# Q1-Q3, Q5, Q7-Q9, Q11-Q14, Q16: greedy mirrors, the rules as written
-run mirror-2p-a -p 2 -b greedy -n 5000 --seed 1
-run mirror-3p-a -p 3 -b greedy -n 2500 --seed 1
-run mirror-4p-a -p 4 -b greedy -n 1500 --seed 1
+run() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S "$@" $C --out "$D/$out.parquet" --json > "$D/$out.json"; }
+# Q1-Q3, Q5, Q7-Q14, Q16: greedy mirrors, the rules as written
+run mirror-2p-a -p 2 -b greedy -n 5000 --seed 101
+run mirror-3p-a -p 3 -b greedy -n 2000 --seed 101
+run mirror-4p-a -p 4 -b greedy -n 2000 --seed 101
 # Q4, Q5, Q16: each archetype in one seat against greedy, seats rotated
 for a in military population techrush wonders culture; do
-  run arch-$a-2p -p 2 -b $a,greedy --rotate -n 600 --seed 2
+  run arch-$a-2p -p 2 -b $a,greedy --rotate -n 400 --seed 102
 done
 # Q1 (variant), Q10, Q15, Q13
-run finish-2p -p 2 -b greedy -n 1000 --seed 3 -O finish_round=true
-run oneshot-2p -p 2 -b greedy -n 1000 --seed 4 -O one_shot_steals=true
-run hnw-2p -p 2 -b greedy -n 1000 --seed 5 -O happiness_not_wonders=true
+run finish-2p -p 2 -b greedy -n 1000 --seed 103 -O finish_round=true
+run oneshot-2p -p 2 -b greedy -n 1000 --seed 104 -O one_shot_steals=true
+run hnw-2p -p 2 -b greedy -n 1000 --seed 105 -O happiness_not_wonders=true
 for a in military population techrush wonders culture; do
-  run hnw-arch-$a-2p -p 2 -b $a,greedy --rotate -n 400 --seed 2 -O happiness_not_wonders=true
+  run hnw-arch-$a-2p -p 2 -b $a,greedy --rotate -n 300 --seed 102 -O happiness_not_wonders=true
 done
 for a in military population techrush wonders culture; do
-  run arch-$a-4p -p 4 -b $a,greedy,greedy,greedy --rotate -n 200 --seed 2
+  run arch-$a-4p -p 4 -b $a,greedy,greedy,greedy --rotate -n 100 --seed 102
 done
-run finish-3p -p 3 -b greedy -n 500 --seed 3 -O finish_round=true
-run finish-4p -p 4 -b greedy -n 500 --seed 3 -O finish_round=true
-run sametype-2p -p 2 -b greedy -n 500 --seed 6 -O same_type_trade=true
+run finish-3p -p 3 -b greedy -n 300 --seed 103 -O finish_round=true
+run finish-4p -p 4 -b greedy -n 300 --seed 103 -O finish_round=true
+run sametype-2p -p 2 -b greedy -n 500 --seed 106 -O same_type_trade=true
 # more games for the seat and length questions (towards 10,000 per player count)
-run mirror-2p-b -p 2 -b greedy -n 5000 --seed 11
-run mirror-3p-b -p 3 -b greedy -n 7500 --seed 11
-run mirror-4p-b -p 4 -b greedy -n 8500 --seed 11
+run mirror-2p-b -p 2 -b greedy -n 5000 --seed 111
+run mirror-3p-b -p 3 -b greedy -n 3000 --seed 111
+run mirror-4p-b -p 4 -b greedy -n 3000 --seed 111

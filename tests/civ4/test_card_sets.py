@@ -1,0 +1,141 @@
+"""The versioned card sets (issue 19, item 4): ``reconstructed-1`` (the original reconstruction,
+``cards.toml``) and ``reconstructed-2`` (the balance study's tuning), picked by the ``cards``
+option and named in a record's ``options``; a record naming none is read with the original."""
+
+from __future__ import annotations
+
+import json
+import random
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from civcards import civ4
+from civcards.civ4.cards import CARD_FILES, CARDS, card_set
+from civcards.civ4.options import CARD_SETS, DEFAULT_CARD_SET, RECORD_CARD_SET, parse_options
+from civcards.game_api import OptionsError, get_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "civ4-notation-examples"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "civ4" / "cards.toml"
+GAME = get_game("civ4")
+
+
+def _toml(name: str) -> dict:  # type: ignore[type-arg]
+    text = resources.files("civcards.civ4").joinpath(CARD_FILES[name]).read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _records() -> list[Path]:
+    return sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def test_the_original_set_is_the_shared_file_byte_for_byte() -> None:
+    """The history stays: reconstructed-1 is shared/civ4/cards.toml unchanged."""
+    if not SHARED.is_file():
+        pytest.skip("shared/civ4 is not beside the repository")
+    packaged = resources.files("civcards.civ4").joinpath("cards.toml").read_bytes()
+    assert packaged == SHARED.read_bytes()
+    assert CARD_FILES[RECORD_CARD_SET] == "cards.toml"
+
+
+@pytest.mark.parametrize("path", _records(), ids=lambda p: p.stem)
+def test_a_record_naming_no_card_set_replays_with_the_original(path: Path) -> None:
+    """NOTATION.md's examples name no card set: they are read with reconstructed-1 (and
+    test_notation_examples checks they still give their expected positions)."""
+    obj = json.loads(path.read_text(encoding="utf-8"))
+    assert "cards" not in (obj.get("options") or {})
+    rep = civ4.replay(obj)
+    assert rep.state.options.cards is None
+    assert rep.state.cs is CARDS and rep.state.cs.set_name == RECORD_CARD_SET
+    # written back, the record still names none (so it reads the same everywhere)
+    assert "cards" not in rep.state.record()["options"]
+
+
+def test_every_packaged_set_loads_once_with_the_same_cards() -> None:
+    for name in CARD_SETS:
+        cs = card_set(name)
+        assert cs is card_set(name) and cs.set_name == name
+        assert cs.names == CARDS.names and cs.deck_box == CARDS.deck_box
+    assert DEFAULT_CARD_SET in CARD_SETS
+
+
+def test_the_option_picks_the_set_c26() -> None:
+    """C26: a population costs base + 2P and a technology its printed cost; the tuned set
+    changes both numbers, and a fresh game with ``cards`` shows the tuned ones."""
+    old, new = _toml("reconstructed-1"), _toml("reconstructed-2")
+    base_old = old["rules"]["population_cost_base"]
+    base_new = new["rules"]["population_cost_base"]
+    assert base_new != base_old
+    wri_new = next(t["cost"] for t in new["tech"] if t["code"] == "WRI")
+    wri_old = next(t["cost"] for t in old["tech"] if t["code"] == "WRI")
+    assert wri_new != wri_old
+    for name, base, wri in (("reconstructed-1", base_old, wri_old), ("reconstructed-2", base_new, wri_new)):
+        g = civ4.new_game(2, {"cards": name}, seed=7)
+        assert g.cs.set_name == name
+        # population 0 on a start plot: the cost is the base (no discount in play yet)
+        assert g.pop_cost(0, 1) == base
+        assert g.card_cost(0, "WRI") == wri
+
+
+def test_platform_games_default_to_the_tuned_set_and_name_it() -> None:
+    opts = GAME.check_options(2, {})
+    assert opts["cards"] == DEFAULT_CARD_SET
+    g = GAME.new_state(2, opts, 3)
+    assert g.cs.set_name == DEFAULT_CARD_SET
+    assert GAME.record(g)["options"]["cards"] == DEFAULT_CARD_SET
+    # asked for, the original set is named too
+    g1 = GAME.new_state(2, GAME.check_options(2, {"cards": "reconstructed-1"}), 3)
+    assert GAME.record(g1)["options"]["cards"] == "reconstructed-1" and g1.cs is CARDS
+
+
+def test_the_option_is_listed() -> None:
+    spec = next(o for o in GAME.options if o.name == "cards")
+    assert spec.kind == "choice" and tuple(spec.choices) == CARD_SETS
+    assert spec.default == DEFAULT_CARD_SET
+    assert "reconstructed" in spec.help
+
+
+@pytest.mark.parametrize("bad", ["reconstructed-9", "", 2, True, ["reconstructed-2"]])
+def test_a_bad_card_set_is_refused_in_one_sentence(bad: object) -> None:
+    with pytest.raises(OptionsError) as e:
+        GAME.check_options(2, {"cards": bad})
+    msg = str(e.value)
+    assert "card set" in msg and "reconstructed-1, reconstructed-2" in msg
+    assert msg.count(". ") == 0 and "\n" not in msg
+    with pytest.raises(civ4.ConfigError):
+        parse_options({"cards": bad})
+    with pytest.raises(civ4.ConfigError):
+        card_set(bad)  # type: ignore[arg-type]
+
+
+def test_a_record_naming_a_bad_card_set_is_refused() -> None:
+    rec = civ4.new_game(2, {"cards": "reconstructed-2"}, seed=1).record()
+    rec["options"]["cards"] = "reconstructed-0"
+    with pytest.raises(civ4.RecordError) as e:
+        civ4.parse_record(rec)
+    assert "'options'" in str(e.value) and "card set" in str(e.value)
+    status, out = civ4.replay_cli(json.dumps(rec), json_out=True, legal=False, seat=None)
+    assert status == 2 and "card set" in json.loads(out)["error"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_record_round_trips_with_the_card_set(players: int) -> None:
+    """A whole game on the tuned set: replay(record) equals the live game, move by move."""
+    rng = random.Random(players)
+    g = GAME.new_state(players, GAME.check_options(players, {}), 100 + players)
+    live = [g.copy()]
+    while not g.finished and len(g.moves) < 400:
+        g.apply(rng.choice(g.legal_strings()) if g.step != "collect" else g.legal_strings()[0])
+        live.append(g.copy())
+    rec = g.record()
+    assert rec["options"]["cards"] == DEFAULT_CARD_SET
+    again = json.loads(civ4.write_record(civ4.replay(json.loads(json.dumps(rec))).state))
+    assert again == rec
+    rep = civ4.replay(rec).state
+    assert rep.cs is g.cs and rep.scores == g.scores and rep.legal_strings() == g.legal_strings()
+    # the same moves read with the original set are another game: at some point they part
+    old = dict(rec, options={k: v for k, v in rec["options"].items() if k != "cards"})
+    r1 = civ4.replay(old)
+    assert not r1.ok or civ4.position_json(r1.state) != civ4.position_json(rep)
