@@ -6,6 +6,7 @@ the history, a seat's token from another browser, deletion, and ratings of rated
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,15 +101,20 @@ def two_seat_game(
     return gid, {0: j.json()["token"], 1: k.json()["token"]}
 
 
-def play_out(server: ServerProcess, gid: str, tokens: dict[int, str]) -> dict[str, Any]:
+def play_out(
+    server: ServerProcess, gid: str, tokens: dict[int, str], only: int | None = None
+) -> dict[str, Any]:
     """Play the game to its end, each seat taking its first choice (down the steps);
-    the final view."""
+    the final view. With ``only``, that seat's moves only (bots make the others)."""
     with httpx.Client(base_url=server.base, timeout=30) as c:
-        for _ in range(200):
+        for _ in range(1000):
             v = c.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": tokens[0]}).json()
             if v["game"]["status"] == "finished":
                 return dict(v)
             seat = v["game"]["to_move"]
+            if only is not None and seat != only:
+                time.sleep(0.02)  # a bot's turn
+                continue
             head = {"X-Seat-Token": tokens[seat]}
             mine = c.get(f"/api/games/{gid}/state", headers=head).json()
             choice = mine["options"][0]

@@ -148,6 +148,7 @@ form.addEventListener("submit", async (e) => {
   const body = { game: kind().name, players: n, options: currentOptions(), seats,
     private: !document.getElementById("public").checked,
     hints: !!(document.getElementById("hints") && document.getElementById("hints").checked) };
+  if (document.getElementById("rated")?.checked) body.rated = true; // accounts only
   const r = await api("POST", "/api/games", { body });
   if (!r.ok) {
     errorBox.textContent = errorText(r.data);
@@ -266,3 +267,12 @@ renderOptions();
 renderSeats();
 renderMine();
 renderAll();
+// a rated game (docs/accounts.md) is offered to a logged-in player
+const who = await api("GET", "/api/account/me");
+if (who.ok && who.data.account) {
+  const label = document.createElement("label");
+  label.className = "check";
+  label.innerHTML = `<input type="checkbox" id="rated" data-testid="rated">
+    <span data-i18n="web.acct.rated_game">${esc(t("web.acct.rated_game"))}</span>`;
+  document.getElementById("public").closest("label").after(label);
+}
