@@ -18,7 +18,21 @@ from .moves import NotationError, parse_move
 from .observation import coin_json, markers_json
 
 FORMAT = "civ-notation/1"
-_KEYS = {"format", "players", "deal", "teams", "start", "deck", "seed", "moves", "names", "result"}
+#: ``takeovers``: the web table's note of seats that bots took over (docs/web.md), beside
+#: the moves; like ``result``, a reader checks nothing against it
+_KEYS = {
+    "format",
+    "players",
+    "deal",
+    "teams",
+    "start",
+    "deck",
+    "seed",
+    "moves",
+    "names",
+    "result",
+    "takeovers",
+}
 
 
 @dataclass
@@ -98,6 +112,9 @@ def record_from_obj(obj: Any) -> Record:
     result = obj.get("result")
     if result is not None and not isinstance(result, dict):
         raise _fail('"result" must be an object')
+    takeovers = obj.get("takeovers")
+    if takeovers is not None and not isinstance(takeovers, list):
+        raise _fail('"takeovers" must be a list')
     rec = Record(players, deal, teams, start, deck, seed, moves, names, result)
     try:
         rec.new_state()

@@ -45,6 +45,97 @@ class StepExpansionOut(ExpansionOut):
     )
 
 
+# -- clocks, takeovers, open tables (civcards/server/clocks.py) -----------------------
+
+
+class ClockIn(BaseModel):
+    """A clock for a new game (POST /api/games's ``clock``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    type: str = Field(
+        default="none",
+        max_length=16,
+        description="none (the default), move (seconds per move), game (base seconds for "
+        "the whole game plus an increment after each move: Fischer) or days "
+        "(correspondence: days per move).",
+    )
+    seconds: int | None = Field(
+        default=None, strict=True, description="move: seconds per move (1 to 86400)."
+    )
+    base: int | None = Field(
+        default=None, strict=True, description="game: seconds for the whole game (1 to 604800)."
+    )
+    increment: int | None = Field(
+        default=None,
+        strict=True,
+        description="game: seconds added after each of the seat's moves (0 to 3600; default 0).",
+    )
+    days: int | None = Field(
+        default=None, strict=True, description="days: days per move (1 to 30)."
+    )
+
+
+class ClockSpecOut(BaseModel):
+    """A game's clock settings, as created."""
+
+    type: Literal["none", "move", "game", "days"]
+    seconds: int | None = Field(description="move: seconds per move.")
+    base: int | None = Field(description="game: seconds for the whole game.")
+    increment: int | None = Field(description="game: seconds added after each move.")
+    days: int | None = Field(description="days: days per move.")
+    takeover_bot: str = Field(description="The bot that takes a seat over.")
+    grace: int = Field(
+        description="Seconds the seat to move may keep the table waiting before the others "
+        "may vote it out."
+    )
+
+
+class TakeoverOut(BaseModel):
+    """A bot took a seat over (also in the record's ``takeovers``)."""
+
+    seat: int
+    move: int = Field(description="The move number from which the bot played the seat.")
+    bot: str
+    reason: Literal["timeout", "resigned", "vote"]
+
+
+class VoteStateOut(BaseModel):
+    """The vote on the seat to move (a human seat)."""
+
+    seat: int = Field(description="The seat to move.")
+    opens_at: str = Field(
+        description="When the others may vote it out (ISO 8601): its turn's start plus the "
+        "grace period."
+    )
+    votes: list[int] = Field(description="The seats that voted it out so far.")
+    needed: int = Field(description="How many votes give it to the bot.")
+    can_vote: bool = Field(description="Whether the viewer may vote (once it opens).")
+
+
+class ClockOut(ClockSpecOut):
+    """The clocks as a seat sees them (a view's ``clock``). Times are instants, so a view
+    stays the same until something changes: count down to ``deadline``."""
+
+    running: int | None = Field(description="The seat whose clock runs (null: none).")
+    remaining: list[float | None] = Field(
+        description="Each seat's time in seconds for its move: the running seat's at the "
+        "start of its turn, the others' for their next move; null for bots and games "
+        "without a clock."
+    )
+    started: str | None = Field(description="When the seat to move's turn began (ISO 8601).")
+    deadline: str | None = Field(description="When the running clock runs out (ISO 8601).")
+    vote: VoteStateOut | None = Field(description="The vote on the seat to move, if human.")
+    takeovers: list[TakeoverOut]
+
+
+class VoteOut(BaseModel):
+    seat: int = Field(description="The seat voted on.")
+    votes: list[int]
+    needed: int
+    taken_over: bool = Field(description="The vote passed: the bot plays the seat now.")
+
+
 class SeatOut(BaseModel):
     """A seat's public facts."""
 
@@ -54,6 +145,11 @@ class SeatOut(BaseModel):
     name: str
     joined: bool = Field(description="Its player has taken the seat (join).")
     claimed: bool = Field(description="Its invitation is used (or it is a bot).")
+    free: bool = Field(
+        default=False,
+        description="A human seat waiting for its player (its invitation unused): in a public "
+        "game, anyone may take it (POST /api/games/{id}/sit).",
+    )
 
 
 class GameOut(BaseModel):
@@ -76,6 +172,12 @@ class GameOut(BaseModel):
     rematch_id: str | None
     bot_secret: str | None = Field(
         description="The bots' seed secret, once the game is over (null before)."
+    )
+    clock: ClockSpecOut | None = Field(
+        default=None, description="The clock settings (null: a game stored before clocks)."
+    )
+    takeovers: list[TakeoverOut] = Field(
+        default_factory=list, description="The seats bots took over (clocks, resigning, votes)."
     )
 
 
@@ -111,6 +213,7 @@ class ViewOut(BaseModel):
     words: dict[str, str] = Field(default_factory=dict, description="The choices in words.")
     result: ResultOut | None = None
     board: dict[str, Any] = Field(default_factory=dict, description="Game-specific display.")
+    clock: ClockOut | None = Field(default=None, description="The clocks and the vote now.")
 
 
 class OptionsOut(BaseModel):

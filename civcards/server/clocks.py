@@ -1,0 +1,888 @@
+"""Clocks, absent players and open tables: the server's side of a table that goes on.
+
+A game may be created with a clock (``clock`` in POST /api/games):
+
+- ``{"type": "none"}`` (the default): no clock;
+- ``{"type": "move", "seconds": S}``: each move gets S seconds;
+- ``{"type": "game", "base": B, "increment": I}``: each seat has B seconds for the whole
+  game, and gains I seconds after each of its moves (Fischer);
+- ``{"type": "days", "days": D}``: correspondence, D days a move.
+
+A *move* is one decision the game asks of a seat (a CIV turn is several moves: its plays,
+then ``end``). Only human seats' clocks run; a bot's never does. The clock of the seat to
+move runs from the moment the previous move was stored, whether or not its player has
+taken the seat yet (an open seat nobody takes in time gets a bot).
+
+A seat leaves the game when its clock runs out, when its player resigns, or when the
+other players vote it out after it has kept the table waiting for the game's grace period
+(``grace``, seconds; a vote needs a majority of the other human seats that are held). A
+bot of the creator's choice (``takeover_bot``, default the game's own default bot) takes
+the seat for the rest of the game, and plays it like any other bot seat
+(:meth:`TableServer.kick_bots`). The record notes each takeover in a top-level
+``takeovers`` list beside ``moves`` (``{"seat", "move", "bot", "reason"}``: from move
+number ``move`` on, ``bot`` played ``seat``, because of ``reason``: ``timeout``,
+``resigned`` or ``vote``); every game's ``from_record`` accepts and ignores it, so the
+record replays as before.
+
+The server enforces the clocks, never the browser: a loop (:meth:`Clocks.check`, every
+:attr:`Clocks.tick` seconds) reads the database for deadlines past, so a game evicted
+from memory, or held by another process, is timed all the same. Clocks survive restarts:
+deadlines are stored in *service time*, the wall clock less the time during which no
+server ran (table ``clock_service``: each server beats every ``CIVCARDS_CLOCK_BEAT``
+seconds, 5 by default; a server stopped cleanly says so). Downtime does not count against
+anyone: after a clean stop the whole gap is forgiven, after a crash the gap is forgiven
+when it is longer than two beats (a crash and a restart within 10 s counts those seconds
+against the seat to move).
+
+Open tables: a public game's free seat (a human seat whose invitation is unused) may be
+taken by anyone (POST /api/games/{id}/sit), as its invitation would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Annotated, Any, cast
+
+from fastapi import APIRouter, Header
+from fastapi import Path as PathParam
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, CursorResult, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, Session, mapped_column
+
+from ..bots import bot_names, make_bot
+from ..game_api import Game, GameError, get_game
+from .core import (
+    DB_DOWN,
+    MAX_BOT_ITERATIONS,
+    MAX_BOT_SECONDS,
+    ApiError,
+    Live,
+    TableServer,
+    clean_name,
+    new_token,
+)
+from .db import Base, PendingRow, SeatRow, hash_token
+from .kinds import default_bot
+from .models import ClockIn, GameOut, JoinOut, VoteOut
+
+log = logging.getLogger("civcards.server")
+
+CLOCK_TYPES = ("none", "move", "game", "days")
+#: seconds a seat to move may keep the table waiting before the others may vote it out
+DEFAULT_GRACE = 300
+MAX_GRACE = 7 * 86400
+#: the most seconds a move (``move``) or a whole game (``game``) may be given
+MAX_MOVE_SECONDS = 86400
+MAX_BASE_SECONDS = 7 * 86400
+MAX_INCREMENT = 3600
+MAX_DAYS = 30
+DAY = 86400.0
+REASONS = ("timeout", "resigned", "vote")
+
+
+class ClockRow(Base):
+    """A game's clock and absent-player state (times in service time, seconds)."""
+
+    __tablename__ = "clocks"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: the move number the current turn began at
+    idx: Mapped[int] = mapped_column(Integer)
+    #: the seat to move since then (null: nobody, the game is over)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    #: when the seat to move runs out of time (null: no clock runs)
+    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    #: JSON: each seat's time left at the start of the turn (``game`` clocks), else []
+    remaining: Mapped[str] = mapped_column(Text, default="[]")
+    #: JSON: the seats voting to replace the seat to move
+    votes: Mapped[str] = mapped_column(Text, default="[]")
+    #: JSON: the takeovers so far (the record's ``takeovers``)
+    takeovers: Mapped[str] = mapped_column(Text, default="[]")
+
+
+class ServiceRow(Base):
+    """The one row of the service's heartbeat: service time is wall time less downtime."""
+
+    __tablename__ = "clock_service"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    beat: Mapped[float] = mapped_column(Float)
+    downtime: Mapped[float] = mapped_column(Float)
+    stopped: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# -- settings -----------------------------------------------------------------------------
+
+
+def _whole(value: object, what: str, low: int, high: int, unit: str) -> int:
+    if value is None:
+        raise ApiError(422, "bad_clock", f"this clock needs {what}")
+    if type(value) is not int:
+        raise ApiError(422, "bad_clock", f"{what} is a whole number of {unit}")
+    if value < low:
+        least = unit.removesuffix("s") if low == 1 else unit
+        raise ApiError(422, "bad_clock", f"{what} is at least {low} {least}, not {value}")
+    if value > high:
+        raise ApiError(422, "bad_clock", f"{what} is at most {high:,} {unit}, not {value:,}")
+    return value
+
+
+def check_bot(game: Game, level: str, what: str) -> str:
+    """``level`` if ``game`` has such a bot and it thinks briefly enough for the table."""
+    bots = bot_names(game)
+    if not isinstance(level, str) or level.partition(":")[0] not in bots:
+        raise ApiError(
+            422,
+            "bad_bot",
+            f"{what}: {game.title} has no bot {level!r}; its bots are: {', '.join(bots)}",
+        )
+    try:
+        probe = make_bot(game, level, None)
+    except ValueError as e:
+        raise ApiError(422, "bad_bot", f"{what}: {e}") from None
+    its = getattr(probe, "iterations", None) or 0
+    secs = getattr(probe, "seconds", None) or 0.0
+    if its > MAX_BOT_ITERATIONS or secs > MAX_BOT_SECONDS:
+        raise ApiError(
+            422,
+            "bad_bot",
+            f"{what}: {level!r} thinks too long for the table (at most {MAX_BOT_ITERATIONS} "
+            f"iterations or {MAX_BOT_SECONDS:g} s a move)",
+        )
+    return level
+
+
+def check_clock(
+    game_name: str,
+    clock: Mapping[str, Any] | None,
+    takeover_bot: str | None = None,
+    grace: int | None = None,
+) -> dict[str, Any]:
+    """The normalised clock settings of a new game of ``game_name`` (stored with its
+    set-up), or :class:`ApiError` with one sentence."""
+    try:
+        game = get_game(game_name)
+    except GameError as e:
+        raise ApiError(422, "bad_game", str(e)) from None
+    clock = dict(clock or {})
+    kind = clock.get("type") or "none"
+    if kind not in CLOCK_TYPES:
+        raise ApiError(
+            422,
+            "bad_clock",
+            f"there is no clock {kind!r}: choose none, move (seconds per move), game (a "
+            "time for the whole game with an increment) or days (days per move)",
+        )
+    wanted = {"none": (), "move": ("seconds",), "game": ("base", "increment"), "days": ("days",)}
+    for key in ("seconds", "base", "increment", "days"):
+        if clock.get(key) is not None and key not in wanted[kind]:
+            raise ApiError(422, "bad_clock", f"a {kind!r} clock has no {key!r}")
+    spec: dict[str, Any] = {
+        "type": kind,
+        "seconds": None,
+        "base": None,
+        "increment": None,
+        "days": None,
+    }
+    if kind == "move":
+        spec["seconds"] = _whole(
+            clock.get("seconds"), "the seconds per move", 1, MAX_MOVE_SECONDS, "seconds"
+        )
+    elif kind == "game":
+        spec["base"] = _whole(clock.get("base"), "the game's time", 1, MAX_BASE_SECONDS, "seconds")
+        inc = clock.get("increment")
+        spec["increment"] = _whole(
+            0 if inc is None else inc, "the increment", 0, MAX_INCREMENT, "seconds"
+        )
+    elif kind == "days":
+        spec["days"] = _whole(clock.get("days"), "the days per move", 1, MAX_DAYS, "days")
+    spec["takeover_bot"] = check_bot(
+        game, takeover_bot or default_bot(game), "the bot taking over a seat"
+    )
+    spec["grace"] = _whole(
+        DEFAULT_GRACE if grace is None else grace, "the grace period", 1, MAX_GRACE, "seconds"
+    )
+    return spec
+
+
+def spec_of(live: Live) -> dict[str, Any]:
+    """The game's clock settings (a game stored before clocks: none, the defaults)."""
+    if live.clock:
+        return live.clock
+    return {
+        "type": "none",
+        "seconds": None,
+        "base": None,
+        "increment": None,
+        "days": None,
+        "takeover_bot": default_bot(live.game),
+        "grace": DEFAULT_GRACE,
+    }
+
+
+# -- state --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClockState:
+    """A game's clock now (service time)."""
+
+    idx: int
+    seat: int | None
+    started: float
+    deadline: float | None
+    remaining: list[float] = field(default_factory=list)
+    votes: list[int] = field(default_factory=list)
+    takeovers: list[dict[str, Any]] = field(default_factory=list)
+
+    def values(self) -> dict[str, Any]:
+        return {
+            "idx": self.idx,
+            "seat": self.seat,
+            "started": self.started,
+            "deadline": self.deadline,
+            "remaining": json.dumps(self.remaining),
+            "votes": json.dumps(self.votes),
+            "takeovers": json.dumps(self.takeovers),
+        }
+
+    @staticmethod
+    def of(row: ClockRow) -> ClockState:
+        return ClockState(
+            idx=row.idx,
+            seat=row.seat,
+            started=row.started,
+            deadline=row.deadline,
+            remaining=[float(x) for x in json.loads(row.remaining or "[]")],
+            votes=[int(x) for x in json.loads(row.votes or "[]")],
+            takeovers=list(json.loads(row.takeovers or "[]")),
+        )
+
+
+def _allowance(spec: Mapping[str, Any], remaining: list[float], seat: int) -> float | None:
+    """The time ``seat`` has for a move starting now (None: no clock)."""
+    kind = spec["type"]
+    if kind == "move":
+        return float(spec["seconds"])
+    if kind == "days":
+        return float(spec["days"]) * DAY
+    if kind == "game":
+        return remaining[seat] if seat < len(remaining) else float(spec["base"])
+    return None
+
+
+def turn_state(
+    live: Live,
+    spec: Mapping[str, Any],
+    state: Any,
+    idx: int,
+    now: float,
+    remaining: list[float],
+    takeovers: list[dict[str, Any]],
+) -> ClockState:
+    """The clock of a turn starting now at move number ``idx`` of ``state``."""
+    seat = None if state.finished else state.to_move
+    deadline = None
+    if seat is not None and live.seats[seat].kind == "human":
+        allow = _allowance(spec, remaining, seat)
+        if allow is not None:
+            deadline = now + max(0.0, allow)
+    return ClockState(idx, seat, now, deadline, list(remaining), [], list(takeovers))
+
+
+class _Gone(Exception):
+    """The seat was taken over meanwhile (another process was first)."""
+
+
+# -- service time ---------------------------------------------------------------------------
+
+
+class ServiceTime:
+    """Service time: the wall clock less the time during which no server ran."""
+
+    def __init__(self, engine: Engine, beat: float) -> None:
+        self.engine = engine
+        self.interval = beat
+        self.downtime = 0.0
+        self.last_beat = 0.0
+
+    def now(self) -> float:
+        return time.time() - self.downtime
+
+    def open(self) -> None:
+        """At start: forgive the time no server ran (a clean stop's, or a long gap)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                select(ServiceRow.beat, ServiceRow.downtime, ServiceRow.stopped)
+                .where(ServiceRow.id == 1)
+                .with_for_update()
+            ).first()
+            if row is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(
+                            insert(ServiceRow).values(id=1, beat=now, downtime=0.0, stopped=False)
+                        )
+                except IntegrityError:  # another process was first
+                    pass
+                self.downtime = 0.0
+            else:
+                beat, downtime, stopped = row
+                gap = now - beat
+                if gap > 0 and (stopped or gap > 2 * self.interval):
+                    downtime += gap
+                    log.info("clocks: %.1f s without a server; no clock counts them", gap)
+                self.downtime = downtime
+                conn.execute(
+                    update(ServiceRow)
+                    .where(ServiceRow.id == 1)
+                    .values(beat=now, downtime=downtime, stopped=False)
+                )
+        self.last_beat = now
+
+    def beat(self, *, stopping: bool = False) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(ServiceRow)
+                .where(ServiceRow.id == 1)
+                .where(ServiceRow.beat < now)
+                .values(beat=now, stopped=stopping)
+            )
+            got = conn.execute(select(ServiceRow.downtime).where(ServiceRow.id == 1)).scalar()
+        if got is not None:
+            self.downtime = float(got)
+        self.last_beat = now
+
+    def due(self) -> bool:
+        return time.time() - self.last_beat >= self.interval
+
+
+# -- the clocks -----------------------------------------------------------------------------
+
+
+def _beat_from_env() -> float:
+    text = os.environ.get("CIVCARDS_CLOCK_BEAT", "").strip()
+    if not text:
+        return 5.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"CIVCARDS_CLOCK_BEAT={text!r} is not a number") from None
+    if not 0.1 <= value <= 3600:
+        raise ValueError(f"CIVCARDS_CLOCK_BEAT={text!r} must be from 0.1 to 3600 seconds")
+    return value
+
+
+class Clocks:
+    """The clocks of a :class:`TableServer`'s games: kept with each move (in the move's
+    transaction), shown in the views, enforced by :meth:`check`."""
+
+    def __init__(self, server: TableServer, *, tick: float = 0.25, beat: float | None = None):
+        self.server = server
+        self.tick = tick
+        self.service = ServiceTime(server.engine, _beat_from_env() if beat is None else beat)
+        self._task: asyncio.Task[None] | None = None
+        #: games whose timeout could not be handled (not hosted here): not tried again
+        self._skip: set[str] = set()
+        server.on_create.append(self._created)
+        server.on_move.append(self._moved)
+        server.on_load.append(self._loaded)
+        server.on_view.append(self._view)
+
+    # -- hooks of the table server --
+
+    def _created(self, live: Live) -> None:
+        """A game was stored: its first turn's clock starts now."""
+        spec = spec_of(live)
+        remaining = [float(spec["base"])] * len(live.seats) if spec["type"] == "game" else []
+        st = turn_state(live, spec, live.state, 0, self.service.now(), remaining, [])
+        with self.server.engine.begin() as conn:
+            conn.execute(insert(ClockRow).values(game_id=live.id, **st.values()))
+        live.clock_state = st
+
+    def _moved(self, conn: Connection, live: Live, seat: int, nxt: Any, idx: int) -> None:
+        """In the transaction storing move ``idx`` by ``seat``: the next turn's clock."""
+        spec = spec_of(live)
+        now = self.service.now()
+        old = cast("ClockState | None", live.clock_state)
+        remaining = list(old.remaining) if old is not None else []
+        if spec["type"] == "game":
+            if len(remaining) != len(live.seats):
+                remaining = [float(spec["base"])] * len(live.seats)
+            if (
+                old is not None
+                and old.idx == idx
+                and old.seat == seat
+                and live.seats[seat].kind == "human"
+            ):
+                used = now - old.started
+                remaining[seat] = max(0.0, remaining[seat] - used) + float(spec["increment"])
+        takeovers = list(old.takeovers) if old is not None else list(live.takeovers)
+        st = turn_state(live, spec, nxt, idx + 1, now, remaining, takeovers)
+        self._write(conn, live.id, st)
+        live.clock_state = st
+
+    @staticmethod
+    def _write(conn: Connection, gid: str, st: ClockState) -> None:
+        res = conn.execute(update(ClockRow).where(ClockRow.game_id == gid).values(**st.values()))
+        if cast("CursorResult[Any]", res).rowcount != 1:
+            conn.execute(insert(ClockRow).values(game_id=gid, **st.values()))
+
+    def _loaded(self, live: Live) -> bool:
+        """Read the game's clock from the database (a game stored before clocks gets one,
+        its turn starting now); True if it changed."""
+        with Session(self.server.engine) as s:
+            row = s.get(ClockRow, live.id)
+            st = ClockState.of(row) if row is not None else None
+        if st is None:
+            spec = spec_of(live)
+            remaining = [float(spec["base"])] * len(live.seats) if spec["type"] == "game" else []
+            st = turn_state(
+                live, spec, live.state, len(live.moves), self.service.now(), remaining, []
+            )
+            try:
+                with self.server.engine.begin() as conn:
+                    conn.execute(insert(ClockRow).values(game_id=live.id, **st.values()))
+            except IntegrityError:  # another process was first: read its row
+                with Session(self.server.engine) as s:
+                    row = s.get(ClockRow, live.id)
+                    if row is not None:
+                        st = ClockState.of(row)
+        changed = bool(live.clock_state != st)
+        live.clock_state = st
+        live.takeovers = list(st.takeovers)
+        return changed
+
+    def _view(self, live: Live, view: dict[str, Any]) -> None:
+        view["clock"] = self.clock_view(live, view["seat"])
+
+    def _wall(self, t: float) -> str:
+        """A service time as an ISO 8601 wall-clock time."""
+        return datetime.fromtimestamp(t + self.service.downtime, UTC).isoformat()
+
+    def clock_view(self, live: Live, viewer: int | None) -> dict[str, Any]:
+        """The game's clocks as a seat (or a spectator) sees them: the same until something
+        changes (times are instants, not countdowns: the browser counts down itself)."""
+        spec = spec_of(live)
+        st = cast("ClockState | None", live.clock_state)
+        remaining: list[float | None] = [None] * len(live.seats)
+        for i, s in enumerate(live.seats):
+            if s.kind == "human" and spec["type"] != "none":
+                allow = _allowance(spec, st.remaining if st is not None else [], i)
+                remaining[i] = None if allow is None else round(allow, 3)
+        running = None
+        deadline = None
+        started = None
+        current = st is not None and st.idx == len(live.moves) and not live.finished
+        if current and st is not None:
+            started = self._wall(st.started)
+            if st.deadline is not None and st.seat is not None:
+                running = st.seat
+                remaining[running] = round(max(0.0, st.deadline - st.started), 3)
+                deadline = self._wall(st.deadline)
+        vote = None
+        to_move = live.state.to_move
+        if (
+            current
+            and st is not None
+            and to_move is not None
+            and live.seats[to_move].kind == "human"
+        ):
+            voters = self.voters(live, to_move)
+            vote = {
+                "seat": to_move,
+                "opens_at": self._wall(st.started + spec["grace"]),
+                "votes": list(st.votes),
+                "needed": len(voters) // 2 + 1,
+                "can_vote": viewer in voters and viewer not in st.votes,
+            }
+        return {
+            **{k: spec[k] for k in ("type", "seconds", "base", "increment", "days")},
+            "takeover_bot": spec["takeover_bot"],
+            "grace": spec["grace"],
+            "running": running,
+            "remaining": remaining,
+            "started": started,
+            "deadline": deadline,
+            "vote": vote,
+            "takeovers": list(live.takeovers),
+        }
+
+    @staticmethod
+    def voters(live: Live, absent: int) -> list[int]:
+        """The seats that may vote ``absent`` out: the other human seats that are held."""
+        return [
+            i
+            for i, s in enumerate(live.seats)
+            if i != absent and s.kind == "human" and s.token_hash is not None
+        ]
+
+    # -- the loop --
+
+    def start(self) -> None:
+        self.service.open()
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        with contextlib.suppress(Exception):
+            self.service.beat(stopping=True)
+
+    async def _loop(self) -> None:
+        down = False
+        while True:
+            await asyncio.sleep(self.tick)
+            try:
+                await self.check()
+                down = False
+            except DB_DOWN as e:
+                if not down:
+                    log.warning("clocks: the database is unavailable (%s)", type(e).__name__)
+                down = True
+            except Exception as e:  # the clocks must go on
+                log.error("clocks: a check failed (%s)", type(e).__name__)
+
+    async def check(self) -> int:
+        """Beat, and give every seat whose clock ran out to its bot; how many."""
+        if self.service.due():
+            self.service.beat()
+        now = self.service.now()
+        with Session(self.server.engine) as s:
+            due = list(
+                s.execute(
+                    select(ClockRow.game_id, ClockRow.idx, ClockRow.seat).where(
+                        ClockRow.deadline <= now
+                    )
+                )
+            )
+        done = 0
+        for gid, idx, seat in due:
+            if gid in self._skip or seat is None:
+                continue
+            try:
+                live = self.server.get(gid)
+            except ApiError:
+                self._skip.add(gid)
+                continue
+            try:
+                if await self.take_over(live, seat, "timeout", idx=idx):
+                    done += 1
+            except ApiError as e:
+                if e.code not in ("stale", "finished", "not_human"):
+                    log.warning("game %s: no takeover (%s)", gid, e.code)
+        return done
+
+    # -- takeovers --
+
+    async def take_over(
+        self, live: Live, seat: int, reason: str, *, idx: int | None = None
+    ) -> bool:
+        """Give ``seat`` to the game's takeover bot for the rest of the game (a timeout:
+        only if its clock for move ``idx`` has run out). True when it was done."""
+        async with live.lock:
+            done = self._take_over_locked(live, seat, reason, idx=idx)
+        if done:
+            await self.server.changed(live)
+            self.server.kick_bots(live)
+        return done
+
+    def _take_over_locked(self, live: Live, seat: int, reason: str, *, idx: int | None) -> bool:
+        server = self.server
+        if server.shared:
+            server._sync_locked(live)
+        if live.finished:
+            raise ApiError(409, "finished", "the game is over")
+        info = live.seats[seat]
+        if info.kind != "human":
+            raise ApiError(409, "not_human", f"a bot already plays seat {seat}")
+        st = cast("ClockState | None", live.clock_state)
+        if st is None:
+            self._loaded(live)
+            st = cast("ClockState", live.clock_state)
+        if reason == "timeout" and (
+            idx != len(live.moves)
+            or st.idx != idx
+            or st.seat != seat
+            or st.deadline is None
+            or st.deadline > self.service.now()
+        ):
+            return False  # it moved meanwhile
+        spec = spec_of(live)
+        bot = spec["takeover_bot"]
+        entry = {"seat": seat, "move": len(live.moves), "bot": bot, "reason": reason}
+        new = replace(
+            st,
+            votes=[] if st.seat == seat else list(st.votes),
+            deadline=None if st.seat == seat else st.deadline,
+            takeovers=[*st.takeovers, entry],
+        )
+        # a hidden step the seat committed to is void: the bot chooses afresh
+        drop = live.pending is not None and live.pending.seat == seat
+        gid = live.id
+
+        def write(conn: Connection, has_pending: bool) -> None:
+            res = conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == gid, SeatRow.seat == seat, SeatRow.kind == "human")
+                .values(kind="bot", bot=bot)
+            )
+            if cast("CursorResult[Any]", res).rowcount != 1:
+                raise _Gone
+            self._write(conn, gid, new)
+            if drop and has_pending:
+                conn.execute(delete(PendingRow).where(PendingRow.game_id == gid))
+
+        try:
+            server._store(live, write)
+        except _Gone:
+            server._sync_locked(live)
+            return False
+        info.kind = "bot"
+        info.bot = bot
+        live.clock_state = new
+        live.takeovers = list(new.takeovers)
+        if drop:
+            live.pending = None
+        live.changed_at = time.monotonic()
+        log.info("game %s: seat %d taken over by %s (%s)", gid, seat, bot, reason)
+        return True
+
+    async def vote(self, live: Live, voter: int, absent: int) -> dict[str, Any]:
+        """``voter``'s vote to give ``absent`` (the seat to move) to the bot."""
+        async with live.lock:
+            server = self.server
+            if server.shared:
+                server._sync_locked(live)
+            if live.finished:
+                raise ApiError(409, "finished", "the game is over")
+            if not 0 <= absent < len(live.seats):
+                raise ApiError(
+                    422, "bad_seat", f"there is no seat {absent} in a {len(live.seats)}-player game"
+                )
+            if live.seats[voter].kind != "human":
+                raise ApiError(409, "taken_over", "a bot plays your seat now: it cannot vote")
+            if absent == voter:
+                raise ApiError(422, "bad_seat", "you cannot vote yourself out: resign instead")
+            if live.seats[absent].kind != "human":
+                raise ApiError(409, "not_human", f"a bot already plays seat {absent}")
+            if live.state.to_move != absent:
+                raise ApiError(
+                    409,
+                    "not_waiting",
+                    f"seat {absent} is not keeping the table waiting: only the seat to move "
+                    "can be voted out",
+                )
+            st = cast("ClockState | None", live.clock_state)
+            if st is None or st.idx != len(live.moves):
+                self._loaded(live)
+                st = cast("ClockState", live.clock_state)
+            grace = spec_of(live)["grace"]
+            waited = self.service.now() - st.started
+            if waited < grace:
+                raise ApiError(
+                    409,
+                    "too_early",
+                    f"seat {absent} has been to move for {waited:.0f} s; a vote opens once "
+                    f"it has kept the table waiting {grace} s",
+                )
+            votes = sorted({*st.votes, voter})
+            needed = len(self.voters(live, absent)) // 2 + 1
+            taken = False
+            if len(votes) >= needed:
+                taken = self._take_over_locked(live, absent, "vote", idx=None)
+            else:
+                new = replace(st, votes=votes)
+                with server.engine.begin() as conn:
+                    res = conn.execute(
+                        update(ClockRow)
+                        .where(ClockRow.game_id == live.id, ClockRow.idx == st.idx)
+                        .values(votes=json.dumps(votes))
+                    )
+                    if cast("CursorResult[Any]", res).rowcount != 1:
+                        self._loaded(live)
+                        raise ApiError(409, "stale", "the game moved on: look again and vote")
+                live.clock_state = new
+        await server.changed(live)
+        if taken:
+            server.kick_bots(live)
+        return {"seat": absent, "votes": votes, "needed": needed, "taken_over": taken}
+
+    # -- open tables --
+
+    async def sit(self, live: Live, seat: int | None, name: str | None) -> tuple[int, str]:
+        """Take a free seat of a public game (the first free one when ``seat`` is None):
+        the seat's own token (shown once), as its invitation would have given."""
+        server = self.server
+        name = clean_name(name)
+        if live.private:
+            raise ApiError(
+                403,
+                "private",
+                "this game is private: its seats are taken with the links its creator sent",
+            )
+        async with live.lock:
+            if server.shared:
+                server._sync_locked(live)
+            if live.finished:
+                raise ApiError(409, "finished", "the game is over")
+            free = [i for i, s in enumerate(live.seats) if free_seat(s)]
+            if seat is None:
+                if not free:
+                    raise ApiError(409, "no_free_seat", "every seat of this game is taken")
+                seat = free[0]
+            elif not 0 <= seat < len(live.seats):
+                raise ApiError(
+                    422, "bad_seat", f"there is no seat {seat} in a {len(live.seats)}-player game"
+                )
+            elif seat not in free:
+                raise ApiError(409, "seat_taken", f"seat {seat} is not free")
+            for h in getattr(server, "hooks", []):  # may refuse (a rated game's seat)
+                h.claiming(live, seat)
+            info = live.seats[seat]
+            new_name = server._check_name(live, seat, name)
+            tok = new_token()
+            new_hash = hash_token(tok)
+            with Session(server.engine) as s, s.begin():
+                res = s.execute(
+                    update(SeatRow)
+                    .where(
+                        SeatRow.game_id == live.id,
+                        SeatRow.seat == seat,
+                        SeatRow.invite_hash == info.invite_hash,
+                        SeatRow.token_hash.is_(None),
+                    )
+                    .values(token_hash=new_hash, invite_hash=None, name=new_name, joined=True)
+                )
+                if cast("CursorResult[Any]", res).rowcount != 1:
+                    server._sync_locked(live)
+                    raise ApiError(409, "seat_taken", f"seat {seat} was taken meanwhile")
+            info.invite_hash = None
+            info.name = new_name
+            info.joined = True
+            server._set_token(live, seat, new_hash)
+            tell = getattr(server, "_tell", None)
+            if tell is not None:
+                tell("seat_token", live, seat, tok)
+        log.info("game %s: open seat %d taken", live.id, seat)
+        await server.changed(live)
+        return seat, tok
+
+
+def free_seat(info: Any) -> bool:
+    """A human seat waiting for its player: its invitation unused."""
+    return bool(info.kind == "human" and info.token_hash is None and info.invite_hash is not None)
+
+
+# -- routes -------------------------------------------------------------------------------
+
+GAME_ID = Annotated[str, PathParam(max_length=32, description="The game's id.")]
+TOKEN = Annotated[
+    str | None,
+    Header(alias="X-Seat-Token", max_length=200, description="The seat's own token."),
+]
+
+
+class VoteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(
+        strict=True, ge=0, le=64, description="The seat to move that keeps the table waiting."
+    )
+
+
+class SitBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(
+        default=None, strict=True, ge=0, le=64, description="The free seat (null: the first)."
+    )
+    name: str | None = Field(default=None, max_length=64)
+
+
+def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter:
+    """The routes of resigning, voting an absent seat out, and taking an open seat."""
+    r = APIRouter()
+    server = clocks.server
+
+    @r.post(
+        "/api/games/{game_id}/resign",
+        tags=["seats"],
+        summary="Resign: the game's takeover bot plays your seat for the rest of the game",
+        responses=errors,
+        response_model=GameOut,
+    )
+    async def resign(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        await clocks.take_over(live, seat, "resigned")
+        return live.public()
+
+    @r.post(
+        "/api/games/{game_id}/vote",
+        tags=["seats"],
+        summary="Vote to give the seat to move, absent past the grace period, to the bot",
+        responses=errors,
+        response_model=VoteOut,
+    )
+    async def vote(game_id: GAME_ID, body: VoteBody, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        return await clocks.vote(live, seat, body.seat)
+
+    @r.post(
+        "/api/games/{game_id}/sit",
+        tags=["seats"],
+        summary="Take a free seat of a public game (an open table): answers the seat's token",
+        responses=errors,
+        response_model=JoinOut,
+    )
+    async def sit(game_id: GAME_ID, body: SitBody | None = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        body = body or SitBody()
+        seat, token = await clocks.sit(live, body.seat, body.name)
+        return {"seat": seat, "token": token, "game": live.public()}
+
+    return r
+
+
+__all__ = [
+    "CLOCK_TYPES",
+    "ClockIn",
+    "ClockRow",
+    "ClockState",
+    "Clocks",
+    "ServiceRow",
+    "check_clock",
+    "free_seat",
+    "router",
+    "spec_of",
+]
