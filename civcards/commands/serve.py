@@ -39,6 +39,15 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[
             float, typer.Option("--bot-delay", help="Seconds a bot waits before moving.", min=0)
         ] = 1.0,
+        bot_workers: Annotated[
+            int | None,
+            typer.Option(
+                "--bot-workers",
+                help="Processes in which the bots think (default: CPUs - 1, at least 1; 0: "
+                "in a thread of the server). Environment: CIVCARDS_BOT_WORKERS; the bots' "
+                "budget: CIVCARDS_BOT_* (docs/operations.md).",
+            ),
+        ] = None,
         allow_seed: Annotated[
             bool,
             typer.Option(
@@ -151,6 +160,16 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
         try:
+            import os
+
+            from ..server.botpool import BotSettings
+
+            # $CIVCARDS_BOT_* (docs/operations.md), the option winning
+            bots = BotSettings.from_env(os.environ, workers=bot_workers)
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
+        try:
             from ..server.kinds import load_extra_games
 
             load_extra_games()  # $CIVCARDS_EXTRA_GAMES (docs/web.md)
@@ -169,6 +188,7 @@ def register(app: typer.Typer) -> None:
             application = create_app(
                 db,
                 bot_delay=bot_delay,
+                bots=bots,
                 allow_seed=allow_seed,
                 redis_url=redis or None,
                 limits=limits,

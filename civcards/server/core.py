@@ -40,8 +40,9 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.orm import Session
 
-from ..bots import bot_move, bot_names, make_bot
+from ..bots import bot_names, make_bot
 from ..game_api import Choice, Game, GameError, MoveError, OptionsError, get_game
+from .botpool import BotBusy, BotPool, BotSettings, BotTurn, is_strong
 from .db import GameRow, MoveRow, PendingRow, SeatRow, hash_token, utcnow
 from .kinds import default_bot
 
@@ -53,7 +54,8 @@ MAX_NAME = 40
 MAX_NAME_CODEPOINTS = 64
 MAX_NAME_WIDTH = 40
 MAX_MARKS = 4
-#: the most a search bot may think a move at the table (``ismcts:4000it``, ``ismcts:2s``)
+#: the most a search bot may think a move at the table (``ismcts:4000it``, ``ismcts:2s``) by
+#: default; a server's own caps: :class:`~.botpool.BotSettings` (``CIVCARDS_BOT_MAX_*``)
 MAX_BOT_ITERATIONS = 4000
 MAX_BOT_SECONDS = 2.0
 
@@ -131,7 +133,6 @@ class SeatInfo:
             "name": self.name,
             "joined": self.joined,
             "claimed": self.kind == "bot" or self.token_hash is not None,
-            "free": self.kind == "human" and self.token_hash is None and self.invite_hash is not None,
         }
 
 
@@ -172,11 +173,6 @@ class Live:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    #: the clock settings (:mod:`.clocks`; None: a game stored before clocks)
-    clock: dict[str, Any] | None = None
-    #: the seats bots took over (the record's ``takeovers``), and the clock now (.clocks)
-    takeovers: list[dict[str, Any]] = field(default_factory=list)
-    clock_state: Any = None
     #: the bots' randomness is drawn from it (:func:`bot_seed`); shown once the game is over
     bot_secret: str | None = None
     #: listed only to those holding one of its seats (the lobby lists public games)
@@ -211,8 +207,6 @@ class Live:
             # the bots' seeds: secret while the game is played (a bot's next move would show
             # what it holds), given with the record once it is over (its bots' moves replay)
             "bot_secret": self.bot_secret if self.finished else None,
-            "clock": self.clock,
-            "takeovers": [dict(t) for t in self.takeovers],
         }
 
     def names(self) -> list[str]:
@@ -328,21 +322,17 @@ class TableServer:
         *,
         bot_delay: float = 1.0,
         allow_seed: bool = False,
+        bots: BotSettings | None = None,
     ) -> None:
         self.engine = engine
+        #: the bots think in worker processes under a budget (:mod:`.botpool`)
+        self.bots = BotPool(bots)
         self.bot_delay = max(0.0, bot_delay)
         self.allow_seed = allow_seed
         self.games: dict[str, Live] = {}
         #: the token hashes of the seats of the games held here: (game id, seat)
         self.tokens: dict[str, tuple[str, int]] = {}
         self.decorate: Decorator | None = None
-        #: extensions (the clocks, :mod:`.clocks`): a game created (after it is stored); a
-        #: move stored (in its transaction: connection, game, seat, the new state, move
-        #: number); a game loaded or refreshed from the database (True: it changed); a view
-        self.on_create: list[Callable[[Live], None]] = []
-        self.on_move: list[Callable[[Connection, Live, int, Any, int], None]] = []
-        self.on_load: list[Callable[[Live], bool]] = []
-        self.on_view: list[Callable[[Live, dict[str, Any]], None]] = []
         #: observers of seats and games (accounts): :class:`SeatHooks`
         self.hooks: list[SeatHooks] = []
         #: tells the other processes that a game changed (game id, move number); set
@@ -432,7 +422,6 @@ class TableServer:
             prow = s.get(PendingRow, game_id)
             setup = json.loads(row.setup)
             options = setup.pop("_options", {})
-            clock = setup.pop("_clock", None)
             texts = [m.text for m in moves]
             try:
                 game = get_game(row.kind)
@@ -465,10 +454,7 @@ class TableServer:
                 # a game stored before the secret existed: its id, as then
                 bot_secret=row.bot_secret or row.id,
                 private=bool(row.private),
-                clock=clock,
             )
-        for load in self.on_load:
-            load(live)
         self.games[game_id] = live
         self._index(live)
         self._evict_over_cap(keep=live)
@@ -565,7 +551,7 @@ class TableServer:
         return (
             len(live.moves),
             None if p is None else (p.seat, p.idx, p.option),
-            tuple((s.name, s.joined, s.token_hash, s.invite_hash, s.kind, s.bot) for s in live.seats),
+            tuple((s.name, s.joined, s.token_hash, s.invite_hash) for s in live.seats),
             live.rematch_id,
         )
 
@@ -609,11 +595,9 @@ class TableServer:
             if r.seat < len(live.seats):
                 info = live.seats[r.seat]
                 info.name, info.joined, info.invite_hash = r.name, r.joined, r.invite_hash
-                info.kind, info.bot = r.kind, r.bot
                 self._set_token(live, r.seat, r.token_hash)
         live.rematch_id = rematch_id
-        loaded = [load(live) for load in self.on_load]
-        return self._mark(live) != before or any(loaded)
+        return self._mark(live) != before
 
     async def refresh(self, live: Live) -> bool:
         """Read what other processes stored for ``live``; tell its clients if it changed."""
@@ -668,7 +652,6 @@ class TableServer:
                 .where(SeatRow.game_id == GameRow.id)
                 .where(SeatRow.kind == "human")
                 .where(SeatRow.token_hash.is_(None))
-                .where(SeatRow.invite_hash.is_not(None))
             )
             q = q.where(GameRow.status == "playing").where(free.exists())
         q = q.order_by(GameRow.created_at.desc(), GameRow.id).offset(offset).limit(limit)
@@ -693,10 +676,10 @@ class TableServer:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         rematch_of: str | None = None,
-        clock: dict[str, Any] | None = None,
         issue_tokens: bool = True,
         private: bool = True,
         rated: bool = False,
+        creator: str | None = None,
     ) -> tuple[Live, dict[int, str]]:
         """Create a game of the registered game ``kind``; returns it and the tokens of its
         human seats (shown once). The set-up is checked by the game alone
@@ -739,12 +722,13 @@ class TableServer:
                     raise ApiError(422, "bad_bot", f"seat {i}: {e}") from None
                 its = getattr(probe, "iterations", None) or 0
                 secs = getattr(probe, "seconds", None) or 0.0
-                if its > MAX_BOT_ITERATIONS or secs > MAX_BOT_SECONDS:
+                cap = self.bots.settings
+                if its > cap.max_iterations or secs > cap.max_seconds:
                     raise ApiError(
                         422,
                         "bad_bot",
                         f"seat {i}: {level!r} thinks too long for the table (at most "
-                        f"{MAX_BOT_ITERATIONS} iterations or {MAX_BOT_SECONDS:g} s a move)",
+                        f"{cap.max_iterations} iterations or {cap.max_seconds:g} s a move)",
                     )
                 name = clean_name(spec.get("name")) or f"{level} bot {i + 1}"
                 infos.append(SeatInfo("bot", level, name, None, True))
@@ -761,6 +745,7 @@ class TableServer:
                     "names are unique within a game",
                 )
             named[key] = i
+        strong = self._check_bot_budget(game, infos, creator)
         try:
             state = game.new_state(players, opts, seed)
         except OptionsError as e:  # pragma: no cover - check_options refuses first
@@ -776,8 +761,6 @@ class TableServer:
         bot_secret = secrets.token_hex(16)
         setup = game.setup_record(state)
         stored = {**setup, "_options": opts}
-        if clock is not None:
-            stored["_clock"] = clock
         created = utcnow()
         with Session(self.engine) as s, s.begin():
             s.add(
@@ -825,15 +808,34 @@ class TableServer:
             rematch_of=rematch_of,
             bot_secret=bot_secret,
             private=private,
-            clock=clock,
         )
-        for made in self.on_create:
-            made(live)
         self.games[gid] = live
         self._index(live)
+        if strong:
+            self.bots.add_strong(creator, gid)
         self._evict_over_cap(keep=live)
         log.info("game %s created: %d players, %s", gid, players, game.name)
         return live, tokens
+
+    def _check_bot_budget(self, game: Game, infos: list[SeatInfo], creator: str | None) -> bool:
+        """Refuse (429) a game with bots while the bots' queue is full, and one with a
+        search bot beyond the creating address's share (:class:`~.botpool.BotSettings`);
+        whether the game has a search bot."""
+        levels = [s.bot or default_bot(game) for s in infos if s.kind == "bot"]
+        if not levels:
+            return False
+        strong = any(is_strong(game, lv) for lv in levels)
+        try:
+            self.bots.check_room()
+        except BotBusy as e:
+            raise ApiError(429, "bots_busy", str(e)) from None
+        if strong:
+            live = {gid: not g.finished for gid, g in self.games.items()}
+            try:
+                self.bots.admit_strong(creator, live)
+            except BotBusy as e:
+                raise ApiError(429, "bot_budget", str(e)) from None
+        return strong
 
     # -- seats -------------------------------------------------------------
 
@@ -1000,12 +1002,9 @@ class TableServer:
                     players=len(live.seats),
                     options=live.options,
                     seats=[
-                        {"kind": "human", "bot": None, "name": ""}
-                        if i in {t["seat"] for t in live.takeovers}
-                        else {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else ""}
-                        for i, s in enumerate(live.seats)
+                        {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else ""}
+                        for s in live.seats
                     ],
-                    clock=live.clock,
                     rematch_of=live.id,
                     issue_tokens=False,
                     private=live.private,
@@ -1092,7 +1091,7 @@ class TableServer:
         obs = game.observe(st, seat).to_json()
         options: list[dict[str, Any]] = []
         pending: dict[str, Any] | None = None
-        if seat is not None and st.to_move == seat and live.seats[seat].kind == "human":
+        if seat is not None and st.to_move == seat:
             if live.pending is not None and live.pending.seat == seat:
                 step = self._pending_step(live)
                 pending = self._expansion(step.text, game.expand(st, step), True)
@@ -1106,8 +1105,6 @@ class TableServer:
             "options": options,
             "pending": pending,
         }
-        for extend in self.on_view:
-            extend(live, out)
         if self.decorate is not None:
             self.decorate(live, out, lang)
         return out
@@ -1117,10 +1114,7 @@ class TableServer:
             raise ApiError(
                 409, "not_finished", "the record (it holds the deck) is given once the game is over"
             )
-        rec = live.game.record(live.state, live.names())
-        if live.takeovers:  # beside the moves: which seats bots took over (.clocks)
-            rec["takeovers"] = [dict(t) for t in live.takeovers]
-        return rec
+        return live.game.record(live.state, live.names())
 
     # -- moves -------------------------------------------------------------
 
@@ -1207,10 +1201,6 @@ class TableServer:
             )
         if st.finished:
             raise ApiError(409, "finished", "the game is over: no more moves")
-        if live.seats[seat].kind != "human":
-            raise ApiError(
-                409, "taken_over", "a bot plays this seat now: you may watch, no longer move"
-            )
         if st.to_move != seat:
             raise ApiError(409, "not_your_turn", f"it is not your turn: seat {st.to_move} decides")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
@@ -1305,8 +1295,6 @@ class TableServer:
 
         def write(conn: Connection, has_pending: bool) -> None:
             conn.execute(_INSERT_MOVE, {"game_id": gid, "idx": idx, "seat": seat, "text": move})
-            for moved in self.on_move:
-                moved(conn, live, seat, nxt, idx)
             if has_pending:
                 conn.execute(_DELETE_PENDING, {"gid": gid})
             if finished:
@@ -1362,6 +1350,47 @@ class TableServer:
             return
         live.bot_task = asyncio.get_running_loop().create_task(self._run_bots(live))
 
+    async def bot_choose(self, live: Live, seat: int, spec: str | None = None) -> str:
+        """The move (its text, **not stored**) that a bot chooses for ``seat`` of ``live``
+        now: the bot ``spec`` (default: the seat's own bot, else the game's default),
+        seeded from the game's bot secret (:func:`bot_seed`, so a finished game's bot
+        moves replay from its record), thought in the bot pool's worker processes under
+        its budget (:class:`~.botpool.BotPool`: it waits its turn; BotBusy when the queue
+        is full). A caller that plays for a seat (a clock's take-over) checks the text with
+        ``game.play`` on a copy of the state under the game's lock, at the same move
+        number, and stores it (:meth:`play_bot_move`). A committed hidden step (pending)
+        is not a bot's: the bot chooses a whole move."""
+        game = live.game
+        level = spec or live.seats[seat].bot or default_bot(game)
+        # made afresh for each move from the game's secret: reproducible from the record
+        # once the game is over, after restarts too
+        secret = live.bot_secret or live.id
+        turn = BotTurn(
+            game_id=live.id,
+            game=game.name,
+            state=live.state.copy(),  # pickled to a worker later: a copy of its own
+            seat=seat,
+            spec=level,
+            seed=bot_seed(secret, seat, len(live.moves)),
+            bot_only=all(s.kind == "bot" for s in live.seats),
+        )
+        return await self.bots.play(turn)
+
+    async def play_bot_move(self, live: Live, seat: int, expected: int, text: str) -> bool:
+        """Store ``text``, a bot's move for ``seat`` at move number ``expected``
+        (:meth:`bot_choose`), after checking it with ``game.play`` under the game's lock;
+        False (nothing stored) when the game has moved on meanwhile. Then tells the
+        clients. MoveError for a move that is not legal (a worker's bug)."""
+        async with live.lock:
+            if len(live.moves) != expected or live.state.to_move != seat or live.finished:
+                return False
+            if live.pending is not None:
+                return False
+            nxt = live.state.copy()
+            self._commit(live, seat, nxt, live.game.play(nxt, text))
+        await self.changed(live)
+        return True
+
     async def _run_bots(self, live: Live) -> None:
         backoff = 0.5
         try:
@@ -1370,29 +1399,24 @@ class TableServer:
                     return
                 await asyncio.sleep(self.bot_delay)
                 try:
-                    async with live.lock:
-                        seat = self._bot_to_move(live)
-                        if seat is None:
-                            return
-                        game = live.game
-                        level = live.seats[seat].bot or default_bot(game)
-                        # made afresh for each move from the game's secret: reproducible
-                        # from the record once the game is over, after restarts too
-                        secret = live.bot_secret or live.id
-                        bot = make_bot(game, level, bot_seed(secret, seat, len(live.moves)))
-                        # a search bot thinks for a while: in a worker thread, on a copy
-                        # (views cache what they derive on the state), so that the other
-                        # games' messages go on meanwhile; the game's lock is held
-                        snapshot = live.state.copy()
-                        text = await asyncio.to_thread(bot_move, bot, game, snapshot)
-                        nxt = live.state.copy()
-                        self._commit(live, seat, nxt, game.play(nxt, text))
+                    seat = self._bot_to_move(live)
+                    if seat is None:
+                        return
+                    n = len(live.moves)
+                    # thought in a worker process without the game's lock: the server
+                    # answers everyone meanwhile (the game's own requests too)
+                    text = await self.bot_choose(live, seat)
+                    await self.play_bot_move(live, seat, n, text)
                 except ApiError as e:
                     if e.code != "stale":
                         raise
                     # another process stored first: it drives the bots on
                     await self.broadcast(live)
                     return
+                except BotBusy as e:
+                    log.warning("game %s: %s", live.id, e)
+                    await asyncio.sleep(5.0)
+                    continue
                 except DB_DOWN as e:
                     log.warning(
                         "game %s: the database is unavailable (%s); the bot tries again in %.1f s",
@@ -1404,11 +1428,10 @@ class TableServer:
                     backoff = min(backoff * 2, 5.0)
                     continue
                 backoff = 0.5
-                await self.changed(live)
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            log.error("game %s: the bot runner stopped (%s)", live.id, type(e).__name__)
+            log.error("game %s: the bot runner stopped (%s: %s)", live.id, type(e).__name__, e)
 
     def kick_all(self) -> None:
         for live in list(self.games.values()):
@@ -1476,6 +1499,7 @@ class TableServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
+        self.bots.close()  # the workers stop; a bot's turn in progress is abandoned
         tasks = [g.bot_task for g in self.games.values() if g.bot_task is not None]
         tasks += [g.refresh_task for g in self.games.values() if g.refresh_task is not None]
         for t in tasks:

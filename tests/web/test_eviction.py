@@ -38,6 +38,10 @@ def test_cap_holds_and_an_evicted_game_is_served_from_the_store(tmp_path: Path) 
         r = c.post(f"/api/games/{hid}/claim", headers={"x-seat-token": made["seats"][0]["token"]})
         assert r.status_code == 200, r.text
         tok = r.json()["token"]
+        end = time.monotonic() + 60
+        while c.get(f"/api/games/{hid}").json()["to_move"] != 0:  # the bot moves first
+            assert time.monotonic() < end, "the bot did not move"
+            time.sleep(0.02)
         before_state = c.get(f"/api/games/{hid}/state", headers={"x-seat-token": tok}).json()
         ids = []
         for seed in range(8):

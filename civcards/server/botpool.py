@@ -1,0 +1,475 @@
+"""Bots think in a bounded pool of worker processes, never in the server's own.
+
+The web server's event loop answers people; a bot's move (a search bot thinks for
+seconds) is computed elsewhere: in one of ``workers`` processes (spawned, lowered in
+priority with ``nice``), under a per-server budget. The server process only sends the
+position and gets a line of notation back, which it checks with ``game.play`` before
+storing it like any other move.
+
+Use it (the table's bots, a clock's bot take-over, anything that needs a bot's move)::
+
+    text = await pool.play(
+        BotTurn(game_id=live.id, game=live.game.name, state=live.state.copy(),
+                seat=seat, spec="ismcts:1s", seed=bot_seed(secret, seat, len(live.moves)))
+    )
+
+or, at the table, :meth:`civcards.server.core.TableServer.bot_choose` (which derives the
+seed from the game's bot secret, :func:`civcards.server.core.bot_seed`). ``play`` waits
+its turn in the queue, then for a worker; it returns the move's text, **not stored**: the
+caller checks it (``game.play`` on a copy) and stores it. It raises :class:`BotBusy`
+when the queue is full, and whatever the bot raised (ValueError for a bad spec) when the
+bot fails. A worker that dies (killed, out of memory) is replaced and its turn retried
+(:attr:`BotSettings.retries` times).
+
+The budget (:class:`BotSettings`, from ``CIVCARDS_BOT_*``, docs/operations.md):
+
+- ``workers`` processes think at once; the others' turns wait in the queue;
+- turns of games with a human seat go before turns of bot-only games, and, among
+  those, the game whose bots thought least in the last minute goes first;
+- the server's bots think at most ``seconds_per_minute`` seconds in any minute, and
+  one game's bots at most ``game_seconds_per_minute``: beyond it their turns wait;
+- a search bot's budget is capped (``max_seconds``, ``max_iterations``) here too, so a
+  game stored under a higher cap thinks no longer than the server allows now;
+- the queue holds at most ``queue`` turns: beyond it :meth:`play` refuses
+  (:class:`BotBusy`), and the table refuses new games with bots;
+- one address may have at most ``strong_per_address`` unfinished games with a search bot
+  (:meth:`admit_strong`).
+
+A bot's move is reproducible: the worker builds the bot afresh from ``spec`` and
+``seed``, as :func:`civcards.bots.make_bot` would anywhere else (a time budget is not
+reproducible anywhere; an iteration budget is).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..bots import bot_move, make_bot
+from ..game_api import BUILTIN, Game, all_games, get_game, register
+
+log = logging.getLogger("civcards.server.bots")
+
+#: the window of the thinking-time budgets, in seconds
+WINDOW = 60.0
+
+
+class BotBusy(Exception):
+    """The bots' queue is full: the turn (or the game) is refused, with a sentence."""
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """One bot decision: the bot ``spec`` with ``seed`` plays ``seat`` of the game
+    ``game_id`` (of the registered game ``game``) in ``state`` (a copy: it is pickled to
+    a worker). ``bot_only``: the game has no human seat (its turns wait behind others')."""
+
+    game_id: str
+    game: str
+    state: Any
+    seat: int
+    spec: str
+    seed: int | None
+    bot_only: bool = False
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """The bots' budget on one server process (docs/operations.md, "Bots")."""
+
+    #: worker processes thinking at once (0: think in a thread of the server process;
+    #: only for embedding and tests)
+    workers: int = max(1, (os.cpu_count() or 2) - 1)
+    #: bot turns that may wait at once
+    queue: int = 1000
+    #: seconds all bots may think in any minute (0: no cap)
+    seconds_per_minute: float = 0.0
+    #: seconds one game's bots may think in any minute (0: no cap)
+    game_seconds_per_minute: float = 30.0
+    #: unfinished games with a search bot per creating address (0: no limit)
+    strong_per_address: int = 3
+    #: the most a search bot thinks a move: seconds, iterations
+    max_seconds: float = 2.0
+    max_iterations: int = 4000
+    #: the workers' niceness (added to the server's): the server's answers go first
+    nice: int = 10
+    #: how often a turn whose worker died is tried again
+    retries: int = 3
+
+    def effective_seconds_per_minute(self) -> float:
+        """The server's cap: as given, or by default three quarters of the workers' time."""
+        if self.seconds_per_minute > 0:
+            return self.seconds_per_minute
+        return 0.75 * WINDOW * max(1, self.workers)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **given: Any) -> BotSettings:
+        """From ``CIVCARDS_BOT_*`` in ``env`` (default: the environment), with ``given``
+        (options given on the command line, None: not given) winning; ValueError with a
+        sentence naming the variable for a bad value."""
+        env = os.environ if env is None else env
+        d = cls()
+        out: dict[str, Any] = {}
+        for name, var, kind, lo in (
+            ("workers", "CIVCARDS_BOT_WORKERS", int, 0),
+            ("queue", "CIVCARDS_BOT_QUEUE", int, 1),
+            ("seconds_per_minute", "CIVCARDS_BOT_SECONDS_PER_MINUTE", float, 0),
+            ("game_seconds_per_minute", "CIVCARDS_BOT_GAME_SECONDS_PER_MINUTE", float, 0),
+            ("strong_per_address", "CIVCARDS_BOT_STRONG_PER_ADDRESS", int, 0),
+            ("max_seconds", "CIVCARDS_BOT_MAX_SECONDS", float, 0.01),
+            ("max_iterations", "CIVCARDS_BOT_MAX_ITERATIONS", int, 1),
+            ("nice", "CIVCARDS_BOT_NICE", int, 0),
+        ):
+            value = given.get(name)
+            where = f"--bot-{name.replace('_', '-')}"
+            if value is None:
+                text = env.get(var, "").strip()
+                if not text:
+                    continue
+                where = f"{var}={text!r}"
+                try:
+                    value = kind(text)
+                except ValueError:
+                    what = "a whole number" if kind is int else "a number"
+                    raise ValueError(f"{where} is not {what}") from None
+            if not value >= lo or value == float("inf"):
+                raise ValueError(f"{where} must be a finite number, at least {lo:g}")
+            out[name] = kind(value)
+        return replace(d, **out)
+
+
+# -- the worker side --------------------------------------------------------------
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:  # the server died (kill -9): so does its worker
+            os._exit(0)
+
+
+def _init_worker(nice: int, games: list[bytes]) -> None:
+    """A worker's start: lower its priority, register the games the server hosts beyond
+    the built-in ones, leave Ctrl-C to the server (which stops the workers), and exit
+    when the server dies."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    for blob in games:
+        with contextlib.suppress(Exception):
+            register(pickle.loads(blob))
+    all_games()  # the built-in games loaded now, not in a bot's first move
+
+
+def _cap(bot: Any, max_seconds: float, max_iterations: int) -> None:
+    secs = getattr(bot, "seconds", None)
+    if isinstance(secs, (int, float)) and secs > max_seconds:
+        bot.seconds = max_seconds
+    its = getattr(bot, "iterations", None)
+    if isinstance(its, int) and its > max_iterations:
+        bot.iterations = max_iterations
+
+
+def think(turn: BotTurn, max_seconds: float, max_iterations: int) -> tuple[str, int, float]:
+    """In a worker: (the move's text, the worker's process id, seconds thought)."""
+    t0 = time.perf_counter()
+    game = get_game(turn.game)
+    bot = make_bot(game, turn.spec, turn.seed)
+    _cap(bot, max_seconds, max_iterations)
+    text = bot_move(bot, game, turn.state)
+    return text, os.getpid(), time.perf_counter() - t0
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def is_strong(game: Game, spec: str) -> bool:
+    """Whether the bot ``spec`` of ``game`` searches (has a thinking budget)."""
+    probe = make_bot(game, spec, None)
+    return bool(getattr(probe, "iterations", None) or getattr(probe, "seconds", None))
+
+
+# -- the server side --------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Waiting:
+    turn: BotTurn
+    seq: int
+    ready: asyncio.Future[None]
+
+
+@dataclass
+class _Spent:
+    """Seconds thought, by when: the sliding window of a budget."""
+
+    entries: deque[tuple[float, float]] = field(default_factory=deque)
+    total: float = 0.0
+
+    def add(self, now: float, secs: float) -> None:
+        self.entries.append((now, secs))
+        self.total += secs
+
+    def used(self, now: float) -> float:
+        while self.entries and self.entries[0][0] <= now - WINDOW:
+            self.total -= self.entries.popleft()[1]
+        if not self.entries:
+            self.total = 0.0
+        return self.total
+
+    def frees_at(self) -> float:
+        return self.entries[0][0] + WINDOW if self.entries else 0.0
+
+
+class BotPool:
+    """A bounded pool of bot worker processes with a budget (see the module's text)."""
+
+    def __init__(self, settings: BotSettings | None = None) -> None:
+        self.settings = settings or BotSettings()
+        self._executor: ProcessPoolExecutor | None = None
+        self._games: frozenset[str] = frozenset()
+        self._waiting: list[_Waiting] = []
+        self._seq = itertools.count()
+        self._running = 0
+        self._spent = _Spent()
+        self._spent_by_game: dict[str, _Spent] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        #: the unfinished games with a search bot, by the address that created them
+        self.strong: dict[str, set[str]] = {}
+        #: worker process ids that have answered (tests, /healthz)
+        self.pids: set[int] = set()
+        #: counters: turns played, workers lost, turns refused
+        self.played = 0
+        self.lost = 0
+        self.refused = 0
+        self.closed = False
+
+    # -- the budget at creation ----------------------------------------------
+
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
+
+    def check_room(self) -> None:
+        """BotBusy when the queue is full (no new game with bots now)."""
+        if len(self._waiting) >= self.settings.queue:
+            self.refused += 1
+            raise BotBusy(
+                f"the server's bots are busy ({len(self._waiting)} bot turns are waiting): "
+                "try a game with bots again in a minute"
+            )
+
+    def admit_strong(self, address: str | None, live: Mapping[str, bool]) -> None:
+        """BotBusy when ``address`` already has :attr:`BotSettings.strong_per_address`
+        unfinished games with a search bot; ``live`` says, by game id, whether each game
+        this process holds is unfinished (a game not in it has ended or left memory)."""
+        cap = self.settings.strong_per_address
+        if cap <= 0 or address is None:
+            return
+        mine = self.strong.get(address, set())
+        mine.intersection_update(g for g in mine if live.get(g, False))
+        if len(mine) >= cap:
+            self.refused += 1
+            raise BotBusy(
+                f"you already have {len(mine)} unfinished games with a search bot (at most "
+                f"{cap} at once): finish one, or choose a lighter bot"
+            )
+
+    def add_strong(self, address: str | None, game_id: str) -> None:
+        if address is not None and self.settings.strong_per_address > 0:
+            self.strong.setdefault(address, set()).add(game_id)
+
+    # -- playing -------------------------------------------------------------
+
+    def _make_executor(self) -> ProcessPoolExecutor:
+        extra = []
+        for g in all_games():
+            if g.name in BUILTIN:
+                continue
+            try:
+                extra.append(pickle.dumps(g))
+            except Exception as e:  # its bots cannot think in a worker
+                log.warning("game %s cannot be sent to the bot workers (%s)", g.name, e)
+        self._games = frozenset(g.name for g in all_games())
+        return ProcessPoolExecutor(
+            max_workers=self.settings.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(self.settings.nice, extra),
+        )
+
+    def _executor_for(self, game: str) -> ProcessPoolExecutor:
+        ex = self._executor
+        if ex is None or game not in self._games:
+            # first use, or a game registered since the workers started: new workers
+            if ex is not None:
+                ex.shutdown(wait=False)
+            ex = self._executor = self._make_executor()
+        return ex
+
+    def _budget_ok(self, w: _Waiting, now: float) -> bool:
+        s = self.settings
+        g = self._spent_by_game.get(w.turn.game_id)
+        cap = s.game_seconds_per_minute
+        return not (cap > 0 and g is not None and g.used(now) >= cap)
+
+    def _dispatch(self) -> None:
+        """Hand free workers to the first waiting turns that the budget lets through."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        limit = max(1, self.settings.workers)
+        now = time.monotonic()
+        later: float | None = None
+        server_over = self._spent.used(now) >= self.settings.effective_seconds_per_minute()
+        while self._running < limit and self._waiting:
+            if server_over:
+                later = self._spent.frees_at()
+                break
+            order = sorted(
+                self._waiting,
+                key=lambda w: (
+                    w.turn.bot_only,
+                    self._game_used(w.turn.game_id, now),
+                    w.seq,
+                ),
+            )
+            pick = next((w for w in order if self._budget_ok(w, now)), None)
+            if pick is None:
+                later = min(
+                    self._spent_by_game[w.turn.game_id].frees_at()
+                    for w in self._waiting
+                    if w.turn.game_id in self._spent_by_game
+                )
+                break
+            self._waiting.remove(pick)
+            self._running += 1
+            if not pick.ready.done():
+                pick.ready.set_result(None)
+        if later is not None:
+            delay = max(0.05, later - now)
+            self._timer = asyncio.get_running_loop().call_later(delay, self._dispatch)
+
+    def _game_used(self, game_id: str, now: float) -> float:
+        g = self._spent_by_game.get(game_id)
+        return 0.0 if g is None else g.used(now)
+
+    def _account(self, game_id: str, secs: float) -> None:
+        now = time.monotonic()
+        self._spent.add(now, secs)
+        self._spent_by_game.setdefault(game_id, _Spent()).add(now, secs)
+        for gid in [k for k, v in self._spent_by_game.items() if v.used(now) <= 0]:
+            del self._spent_by_game[gid]
+
+    async def play(self, turn: BotTurn) -> str:
+        """The move (its text, not stored) that the bot ``turn.spec`` seeded with
+        ``turn.seed`` chooses for ``turn.seat`` in ``turn.state``: queued (BotBusy when
+        the queue is full), then thought in a worker process. See the module's text."""
+        if self.closed:
+            raise BotBusy("the server is stopping: its bots no longer play")
+        self.check_room()
+        loop = asyncio.get_running_loop()
+        w = _Waiting(turn, next(self._seq), loop.create_future())
+        self._waiting.append(w)
+        self._dispatch()
+        try:
+            await w.ready
+        except BaseException:
+            if w in self._waiting:
+                self._waiting.remove(w)
+            elif w.ready.done() and not w.ready.cancelled():
+                self._running -= 1
+                self._dispatch()
+            raise
+        try:
+            text, secs = await self._run(turn)
+        finally:
+            self._running -= 1
+            if not self.closed:
+                self._dispatch()
+        self._account(turn.game_id, secs)
+        self.played += 1
+        return text
+
+    async def _run(self, turn: BotTurn) -> tuple[str, float]:
+        s = self.settings
+        loop = asyncio.get_running_loop()
+        if s.workers == 0:  # in a thread of this process (embedding, tests)
+            text, _pid, secs = await asyncio.to_thread(think, turn, s.max_seconds, s.max_iterations)
+            return text, secs
+        for attempt in range(s.retries + 1):
+            ex = self._executor_for(turn.game)
+            try:
+                text, pid, secs = await loop.run_in_executor(
+                    ex, think, turn, s.max_seconds, s.max_iterations
+                )
+            except BrokenProcessPool:
+                # a worker died (killed, out of memory): new workers, the turn again
+                self.lost += 1
+                if self._executor is ex:
+                    ex.shutdown(wait=False)
+                    self._executor = None
+                if self.closed or attempt == s.retries:
+                    raise
+                log.warning(
+                    "game %s: a bot worker died; its turn is tried again (%d)",
+                    turn.game_id,
+                    attempt + 1,
+                )
+                continue
+            self.pids.add(pid)
+            return text, secs
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def worker_pid(self) -> int:
+        """The process id of a worker (started if none runs): tests and diagnostics."""
+        if self.settings.workers == 0:
+            return os.getpid()
+        ex = self._executor_for(next(iter(BUILTIN)))
+        pid: int = await asyncio.get_running_loop().run_in_executor(ex, _pid)
+        return pid
+
+    def status(self) -> dict[str, Any]:
+        now = time.monotonic()
+        return {
+            "workers": self.settings.workers,
+            "thinking": self._running,
+            "waiting": len(self._waiting),
+            "seconds_last_minute": round(self._spent.used(now), 2),
+            "played": self.played,
+            "workers_lost": self.lost,
+        }
+
+    def close(self) -> None:
+        """Stop the workers (a turn being thought is abandoned)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        for w in self._waiting:
+            if not w.ready.done():
+                w.ready.cancel()
+        self._waiting.clear()
+        ex, self._executor = self._executor, None
+        if ex is not None:
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
+            for p in procs:  # a search in progress is not waited for
+                with contextlib.suppress(Exception):
+                    p.terminate()

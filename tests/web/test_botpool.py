@@ -1,0 +1,286 @@
+"""Bots think in a bounded pool of worker processes, under a budget (issue 22, defect 6).
+
+A search bot's thinking must not take the server process's time (the answers to people
+come from it): measured as CPU time of the real server process against that of its bot
+workers, not as absolute latencies. A worker killed mid-thought is replaced and the
+bot's turn played. The budget refuses, with a sentence, games beyond its caps, and the
+pool serves games with people before bot-only games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from civcards.bots import bot_move, make_bot
+from civcards.game_api import get_game
+from civcards.server.botpool import BotBusy, BotPool, BotSettings, BotTurn
+
+from .conftest import ServerProcess
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (its own, not its children's)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{d}/cmdline", "rb") as f:
+                cmd = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid and b"spawn_main" in cmd:
+            out.append(int(d))
+    return out
+
+
+def moves(server: ServerProcess, gid: str) -> int:
+    return int(httpx.get(f"{server.base}/api/games/{gid}", timeout=20).json()["move_number"])
+
+
+def bot_game(server: ServerProcess, bot: str, players: int = 2) -> str:
+    g = server.create(players=players, seats=[{"kind": "bot", "bot": bot}] * players)
+    return str(g["id"])
+
+
+@pytest.fixture
+def pool_server(tmp_path: Path) -> Iterator[ServerProcess]:
+    s = ServerProcess(
+        tmp_path / "pool.db",
+        env={"CIVCARDS_BOT_WORKERS": "1", "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0"},
+    )
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
+    pool_server: ServerProcess,
+) -> None:
+    """While a bot-only game of search bots thinks for seconds, the server process itself
+    stays nearly idle: the thinking is done by another process (its bot worker). Before
+    the pool, the bots thought in a thread of the server: its CPU time grew with it."""
+    s = pool_server
+    assert s.proc is not None
+    gid = bot_game(s, "ismcts:0.5s")
+    deadline = time.monotonic() + 30
+    while not children(s.proc.pid):
+        assert time.monotonic() < deadline, "no bot worker started"
+        time.sleep(0.1)
+    time.sleep(0.5)
+    workers = children(s.proc.pid)
+    server0 = cpu_seconds(s.proc.pid)
+    work0 = sum(cpu_seconds(p) for p in workers)
+    n0 = moves(s, gid)
+    time.sleep(4.0)
+    server1 = cpu_seconds(s.proc.pid)
+    work1 = sum(cpu_seconds(p) for p in children(s.proc.pid) if p in workers)
+    assert moves(s, gid) > n0  # the bots played meanwhile
+    thought = work1 - work0
+    assert thought > 0.5, (thought, server1 - server0)
+    # the server's own time: a small fraction of the bots' (storing and announcing moves)
+    assert server1 - server0 < 0.25 * thought, (server1 - server0, thought)
+    # and a person's request is answered meanwhile
+    t0 = time.perf_counter()
+    assert httpx.get(f"{s.base}/api/games/{gid}", timeout=20).status_code == 200
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_a_killed_worker_does_not_stop_the_server_and_the_turn_is_played(
+    pool_server: ServerProcess,
+) -> None:
+    s = pool_server
+    assert s.proc is not None
+    gid = bot_game(s, "ismcts:1s")
+    deadline = time.monotonic() + 30
+    while not children(s.proc.pid):
+        assert time.monotonic() < deadline, "no bot worker started"
+        time.sleep(0.1)
+    time.sleep(0.3)  # thinking now (a 1 s move)
+    for pid in children(s.proc.pid):
+        os.kill(pid, signal.SIGKILL)
+    n = moves(s, gid)
+    deadline = time.monotonic() + 30
+    while moves(s, gid) < n + 2:  # the turn that was being thought, and the next
+        assert time.monotonic() < deadline, s.log()[-2000:]
+        assert s.proc.poll() is None
+        time.sleep(0.2)
+    assert httpx.get(f"{s.base}/healthz").status_code == 200
+    assert "bot worker died" in s.log()
+    assert "Traceback" not in s.log()
+
+
+def test_the_budget_refuses_search_bots_beyond_an_address_share_and_a_full_queue(
+    tmp_path: Path,
+) -> None:
+    s = ServerProcess(
+        tmp_path / "budget.db",
+        env={
+            "CIVCARDS_BOT_WORKERS": "1",
+            "CIVCARDS_BOT_STRONG_PER_ADDRESS": "1",
+            "CIVCARDS_BOT_QUEUE": "1",
+        },
+    )
+    s.start()
+    try:
+        # a bot-only game of search bots, thinking all the time
+        strong = [{"kind": "bot", "bot": "ismcts:1s"}] * 2
+        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": strong})
+        assert r.status_code == 201, r.text
+        # a second game with a search bot from the same address: refused, with a sentence
+        human_and = [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:40it"}]
+        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": human_and})
+        assert r.status_code == 429, r.text
+        body = r.json()
+        assert body["code"] == "bot_budget"
+        assert "search bot" in body["detail"] and "at most 1" in body["detail"]
+        # people are not counted against it
+        people = [{"kind": "human"}, {"kind": "human"}]
+        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
+        assert r.status_code == 201, r.text
+        # the queue (1 turn): while the one worker thinks for the search bots, a light
+        # bot's turn waits; then a new game with bots is refused
+        light = {"players": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2}
+        refused = None
+        for _ in range(100):
+            r = httpx.post(f"{s.base}/api/games", json=light)
+            if r.status_code == 429:
+                refused = r.json()
+                break
+            assert r.status_code == 201, r.text
+            time.sleep(0.1)
+        assert refused is not None and refused["code"] == "bots_busy", refused
+        assert "bots are busy" in refused["detail"]
+        # a game without bots is still made
+        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
+        assert r.status_code == 201, r.text
+        assert httpx.get(f"{s.base}/healthz").status_code == 200
+    finally:
+        s.stop()
+
+
+def test_bad_budget_settings_stop_serve_with_a_sentence(tmp_path: Path) -> None:
+    for env, words in (
+        ({"CIVCARDS_BOT_WORKERS": "many"}, "CIVCARDS_BOT_WORKERS='many' is not a whole number"),
+        ({"CIVCARDS_BOT_MAX_SECONDS": "-1"}, "CIVCARDS_BOT_MAX_SECONDS"),
+    ):
+        with pytest.raises(ValueError, match="CIVCARDS_BOT_"):
+            BotSettings.from_env(env)
+        s = ServerProcess(tmp_path / "bad.db", env=env)
+        with pytest.raises(RuntimeError, match="exited"):
+            s.start()
+        assert words in s.log() and "Traceback" not in s.log()
+    s = ServerProcess(tmp_path / "bad2.db", extra_args=["--bot-workers", "-1"])
+    with pytest.raises(RuntimeError, match="exited"):
+        s.start()
+    assert "--bot-workers" in s.log()
+
+
+# -- the pool itself (in this process; its workers are real processes) -----------------
+
+
+def position(game: str = "carta", seed: int = 3) -> Any:
+    g = get_game(game)
+    return g.new_state(3, g.check_options(3, {}), seed)
+
+
+def turn(gid: str, spec: str, *, bot_only: bool = False, seed: int = 1) -> BotTurn:
+    return BotTurn(gid, "carta", position(), 0, spec, seed, bot_only=bot_only)
+
+
+def test_the_pool_plays_the_same_move_as_the_bot_here() -> None:
+    """Reproducible: the worker's move is the bot's with that seed (replays of finished
+    games, test_bot_seeds.py)."""
+
+    async def main() -> list[str]:
+        pool = BotPool(BotSettings(workers=1))
+        try:
+            out = []
+            for spec in ("random", "greedy", "ismcts:60it"):
+                out.append(await pool.play(turn("g", spec, seed=7)))
+            assert os.getpid() not in pool.pids and len(pool.pids) == 1
+            return out
+        finally:
+            pool.close()
+
+    got = asyncio.run(main())
+    game = get_game("carta")
+    for spec, text in zip(("random", "greedy", "ismcts:60it"), got, strict=True):
+        assert text == bot_move(make_bot(game, spec, 7), game, position())
+
+
+def test_people_go_first_and_a_game_over_its_budget_waits() -> None:
+    """One worker: a bot-only game's turns wait behind a game with people; a game whose
+    bots used their seconds of the minute waits while another game's bot plays."""
+
+    async def main() -> None:
+        pool = BotPool(BotSettings(workers=1, game_seconds_per_minute=0.5))
+        try:
+            await pool.play(turn("warm-up", "random"))  # the worker's start is not counted
+            done: list[str] = []
+
+            async def run(name: str, t: BotTurn) -> None:
+                await pool.play(t)
+                done.append(name)
+
+            first = asyncio.create_task(run("solo-1", turn("solo", "ismcts:0.3s", bot_only=True)))
+            await asyncio.sleep(0.05)
+            later = asyncio.create_task(run("other-1", turn("other", "ismcts:0.3s", bot_only=True)))
+            await asyncio.sleep(0.05)
+            people = asyncio.create_task(run("people-1", turn("people", "ismcts:0.3s")))
+            await asyncio.gather(first, later, people)
+            assert done == ["solo-1", "people-1", "other-1"], done
+            # "solo" thought 0.3 s; once more and it is over its 0.5 s a minute
+            await pool.play(turn("solo", "ismcts:0.3s", bot_only=True))
+            over = asyncio.create_task(run("solo-3", turn("solo", "ismcts:0.3s", bot_only=True)))
+            await asyncio.sleep(0.05)
+            assert pool.waiting == 1
+            await pool.play(turn("people", "random"))  # another game is not held up
+            await asyncio.sleep(0.5)
+            assert not over.done() and pool.waiting == 1
+            over.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await over
+            assert pool.waiting == 0
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_full_queue_refuses_with_a_sentence() -> None:
+    async def main() -> None:
+        pool = BotPool(BotSettings(workers=1, queue=1))
+        try:
+            a = asyncio.create_task(pool.play(turn("a", "ismcts:0.3s")))
+            await asyncio.sleep(0.05)
+            b = asyncio.create_task(pool.play(turn("b", "ismcts:0.3s")))
+            await asyncio.sleep(0.05)
+            with pytest.raises(BotBusy, match="bots are busy"):
+                await pool.play(turn("c", "random"))
+            await asyncio.gather(a, b)
+        finally:
+            pool.close()
+
+    asyncio.run(main())
