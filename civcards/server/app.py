@@ -23,6 +23,8 @@ from starlette.websockets import WebSocketDisconnect
 from ..game_api import DEFAULT_GAME, GameError, OptionsError, get_game
 from .accounts import add_accounts
 from .botpool import BotSettings
+from .clocks import Clocks, check_clock
+from .clocks import router as clocks_router
 from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import hash_token, make_engine, migrate
 from .kinds import describe_kinds, load_extra_games
@@ -41,6 +43,7 @@ from .limits import (
 )
 from .models import (
     WS_MODELS,
+    ClockIn,
     ExpansionOut,
     GameOut,
     JoinOut,
@@ -131,6 +134,26 @@ class CreateGame(BaseModel):
         description="A rated game (docs/accounts.md): only for a logged-in creator (the "
         "session cookie), every seat human, and each seat taken by a logged-in account; "
         "its result counts in the accounts' ratings.",
+    )
+
+
+    clock: ClockIn | None = Field(
+        default=None,
+        description="A clock (docs/web.md#clocks): none (the default), move (seconds per "
+        "move), game (a time for the whole game plus an increment) or days (per move). The "
+        "server enforces it: a seat whose time runs out is taken over by `takeover_bot`.",
+    )
+    takeover_bot: str | None = Field(
+        default=None,
+        max_length=24,
+        description="The bot that takes over a seat whose clock runs out, whose player "
+        "resigns or is voted out (default: the game's default bot).",
+    )
+    grace: int | None = Field(
+        default=None,
+        strict=True,
+        description="Seconds the seat to move may keep the table waiting before the other "
+        "players may vote to give it to the bot (default 300; 1 to 604800).",
     )
 
 
@@ -282,6 +305,7 @@ def create_app(
     bots = BotSettings.from_env(os.environ) if bots is None else bots
     server = TableServer(engine, bot_delay=bot_delay, allow_seed=allow_seed, bots=bots)
     eviction_from_env(server, os.environ)
+    clocks = Clocks(server)  # clocks, takeovers, open seats (clocks.py)
     bus = None
     if redis_url:
         from .bus import Bus
@@ -292,6 +316,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        clocks.start()  # service time (downtime forgiven), then the clocks' checks (clocks.py)
         server.load_unfinished()
         if bus is not None:
             await bus.start()
@@ -300,6 +325,7 @@ def create_app(
         server.start()
         tune_gc()
         yield
+        await clocks.stop()
         await server.stop()
         if bus is not None:
             await bus.stop()
@@ -408,6 +434,12 @@ def create_app(
         responses=ERRORS,
     )
     async def create_game(body: CreateGame, request: Request) -> Created:
+        clock = check_clock(
+            body.game,
+            body.clock.model_dump() if body.clock is not None else None,
+            body.takeover_bot,
+            body.grace,
+        )
         live, tokens = server.create(
             creator=client_address(request.scope),
             kind=body.game,
@@ -416,6 +448,7 @@ def create_app(
             seats=[s.model_dump() for s in body.seats],
             seed=body.seed,
             private=body.private,
+            clock=clock,
             rated=body.rated,
         )
         server.kick_bots(live)
@@ -811,6 +844,7 @@ def create_app(
 
     add_health(app, server, bus)
     add_pages(app, server)
+    app.include_router(clocks_router(clocks, ERRORS))  # resign, vote, sit (clocks.py)
     app.include_router(rules_router)  # /rules/{game}, /api/rules/{game} (rules.py)
     add_accounts(app, server)  # optional accounts: /api/account/..., /account (accounts.py)
     return app

@@ -133,6 +133,7 @@ class SeatInfo:
             "name": self.name,
             "joined": self.joined,
             "claimed": self.kind == "bot" or self.token_hash is not None,
+            "free": self.kind == "human" and self.token_hash is None and self.invite_hash is not None,
         }
 
 
@@ -173,6 +174,11 @@ class Live:
     send_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    #: the clock settings (:mod:`.clocks`; None: a game stored before clocks)
+    clock: dict[str, Any] | None = None
+    #: the seats bots took over (the record's ``takeovers``), and the clock now (.clocks)
+    takeovers: list[dict[str, Any]] = field(default_factory=list)
+    clock_state: Any = None
     #: the bots' randomness is drawn from it (:func:`bot_seed`); shown once the game is over
     bot_secret: str | None = None
     #: listed only to those holding one of its seats (the lobby lists public games)
@@ -207,6 +213,8 @@ class Live:
             # the bots' seeds: secret while the game is played (a bot's next move would show
             # what it holds), given with the record once it is over (its bots' moves replay)
             "bot_secret": self.bot_secret if self.finished else None,
+            "clock": self.clock,
+            "takeovers": [dict(t) for t in self.takeovers],
         }
 
     def names(self) -> list[str]:
@@ -333,6 +341,13 @@ class TableServer:
         #: the token hashes of the seats of the games held here: (game id, seat)
         self.tokens: dict[str, tuple[str, int]] = {}
         self.decorate: Decorator | None = None
+        #: extensions (the clocks, :mod:`.clocks`): a game created (after it is stored); a
+        #: move stored (in its transaction: connection, game, seat, the new state, move
+        #: number); a game loaded or refreshed from the database (True: it changed); a view
+        self.on_create: list[Callable[[Live], None]] = []
+        self.on_move: list[Callable[[Connection, Live, int, Any, int], None]] = []
+        self.on_load: list[Callable[[Live], bool]] = []
+        self.on_view: list[Callable[[Live, dict[str, Any]], None]] = []
         #: observers of seats and games (accounts): :class:`SeatHooks`
         self.hooks: list[SeatHooks] = []
         #: tells the other processes that a game changed (game id, move number); set
@@ -422,6 +437,7 @@ class TableServer:
             prow = s.get(PendingRow, game_id)
             setup = json.loads(row.setup)
             options = setup.pop("_options", {})
+            clock = setup.pop("_clock", None)
             texts = [m.text for m in moves]
             try:
                 game = get_game(row.kind)
@@ -454,7 +470,10 @@ class TableServer:
                 # a game stored before the secret existed: its id, as then
                 bot_secret=row.bot_secret or row.id,
                 private=bool(row.private),
+                clock=clock,
             )
+        for load in self.on_load:
+            load(live)
         self.games[game_id] = live
         self._index(live)
         self._evict_over_cap(keep=live)
@@ -551,7 +570,7 @@ class TableServer:
         return (
             len(live.moves),
             None if p is None else (p.seat, p.idx, p.option),
-            tuple((s.name, s.joined, s.token_hash, s.invite_hash) for s in live.seats),
+            tuple((s.name, s.joined, s.token_hash, s.invite_hash, s.kind, s.bot) for s in live.seats),
             live.rematch_id,
         )
 
@@ -595,9 +614,11 @@ class TableServer:
             if r.seat < len(live.seats):
                 info = live.seats[r.seat]
                 info.name, info.joined, info.invite_hash = r.name, r.joined, r.invite_hash
+                info.kind, info.bot = r.kind, r.bot
                 self._set_token(live, r.seat, r.token_hash)
         live.rematch_id = rematch_id
-        return self._mark(live) != before
+        loaded = [load(live) for load in self.on_load]
+        return self._mark(live) != before or any(loaded)
 
     async def refresh(self, live: Live) -> bool:
         """Read what other processes stored for ``live``; tell its clients if it changed."""
@@ -652,6 +673,7 @@ class TableServer:
                 .where(SeatRow.game_id == GameRow.id)
                 .where(SeatRow.kind == "human")
                 .where(SeatRow.token_hash.is_(None))
+                .where(SeatRow.invite_hash.is_not(None))
             )
             q = q.where(GameRow.status == "playing").where(free.exists())
         q = q.order_by(GameRow.created_at.desc(), GameRow.id).offset(offset).limit(limit)
@@ -676,6 +698,7 @@ class TableServer:
         seats: list[dict[str, Any]],
         seed: int | None = None,
         rematch_of: str | None = None,
+        clock: dict[str, Any] | None = None,
         issue_tokens: bool = True,
         private: bool = True,
         rated: bool = False,
@@ -761,6 +784,8 @@ class TableServer:
         bot_secret = secrets.token_hex(16)
         setup = game.setup_record(state)
         stored = {**setup, "_options": opts}
+        if clock is not None:
+            stored["_clock"] = clock
         created = utcnow()
         with Session(self.engine) as s, s.begin():
             s.add(
@@ -808,7 +833,10 @@ class TableServer:
             rematch_of=rematch_of,
             bot_secret=bot_secret,
             private=private,
+            clock=clock,
         )
+        for made in self.on_create:
+            made(live)
         self.games[gid] = live
         self._index(live)
         if strong:
@@ -1002,9 +1030,12 @@ class TableServer:
                     players=len(live.seats),
                     options=live.options,
                     seats=[
-                        {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else ""}
-                        for s in live.seats
+                        {"kind": "human", "bot": None, "name": ""}
+                        if i in {t["seat"] for t in live.takeovers}
+                        else {"kind": s.kind, "bot": s.bot, "name": s.name if s.kind == "bot" else ""}
+                        for i, s in enumerate(live.seats)
                     ],
+                    clock=live.clock,
                     rematch_of=live.id,
                     issue_tokens=False,
                     private=live.private,
@@ -1091,7 +1122,7 @@ class TableServer:
         obs = game.observe(st, seat).to_json()
         options: list[dict[str, Any]] = []
         pending: dict[str, Any] | None = None
-        if seat is not None and st.to_move == seat:
+        if seat is not None and st.to_move == seat and live.seats[seat].kind == "human":
             if live.pending is not None and live.pending.seat == seat:
                 step = self._pending_step(live)
                 pending = self._expansion(step.text, game.expand(st, step), True)
@@ -1105,6 +1136,8 @@ class TableServer:
             "options": options,
             "pending": pending,
         }
+        for extend in self.on_view:
+            extend(live, out)
         if self.decorate is not None:
             self.decorate(live, out, lang)
         return out
@@ -1114,7 +1147,10 @@ class TableServer:
             raise ApiError(
                 409, "not_finished", "the record (it holds the deck) is given once the game is over"
             )
-        return live.game.record(live.state, live.names())
+        rec = live.game.record(live.state, live.names())
+        if live.takeovers:  # beside the moves: which seats bots took over (.clocks)
+            rec["takeovers"] = [dict(t) for t in live.takeovers]
+        return rec
 
     # -- moves -------------------------------------------------------------
 
@@ -1201,6 +1237,10 @@ class TableServer:
             )
         if st.finished:
             raise ApiError(409, "finished", "the game is over: no more moves")
+        if live.seats[seat].kind != "human":
+            raise ApiError(
+                409, "taken_over", "a bot plays this seat now: you may watch, no longer move"
+            )
         if st.to_move != seat:
             raise ApiError(409, "not_your_turn", f"it is not your turn: seat {st.to_move} decides")
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
@@ -1295,6 +1335,8 @@ class TableServer:
 
         def write(conn: Connection, has_pending: bool) -> None:
             conn.execute(_INSERT_MOVE, {"game_id": gid, "idx": idx, "seat": seat, "text": move})
+            for moved in self.on_move:
+                moved(conn, live, seat, nxt, idx)
             if has_pending:
                 conn.execute(_DELETE_PENDING, {"gid": gid})
             if finished:
