@@ -7,7 +7,8 @@ first puts the proxy's ``X-Forwarded-Host`` in its place. Seat tokens travel in 
 WebSocket messages, never in cookies, so no check of ``Origin`` is needed for HTTP requests
 (a page elsewhere cannot make a browser send a token it does not know); the WebSocket's
 ``Origin`` is checked all the same, so that no other site can open a live view from a
-visitor's browser.
+visitor's browser. The optional accounts' session cookie (``accounts.py``) is no seat's
+credential; the changes made with it need its CSRF token and a same-site ``Origin``.
 """
 
 from __future__ import annotations

@@ -16,11 +16,14 @@ import pytest
 
 from tests import toygame
 
+from . import test_postgres
 from .conftest import ServerProcess
 
 argon2 = pytest.importorskip("argon2")
 
 TOY = {"CIVCARDS_EXTRA_GAMES": "tests.toygame:GAME"}
+#: the fixture of a throwaway PostgreSQL (module-wide)
+pg_url = test_postgres.pg_url
 COOKIE = "civcards_session"
 #: a seed whose toy game, played by always taking the first choice, has one winner
 DECISIVE_SEED = 3
@@ -520,3 +523,34 @@ def test_a_rated_game_changes_both_ratings_once_even_across_restarts(
     assert {0: ratings(a)["toy"], 1: ratings(b)["toy"]} == after
     a.close()
     b.close()
+
+
+def test_accounts_and_ratings_on_postgresql(pg_url: str, tmp_path: Path) -> None:
+    """The same on PostgreSQL (the migration, the session lookups, a rated game counted
+    once across a restart, deletion)."""
+    s = ServerProcess(tmp_path / "pg", db_url=pg_url, env=TOY)
+    s.start()
+    try:
+        an = fresh_name("PgA")
+        a = register(s, an, "pg password a")
+        b = register(s, fresh_name("PgB"), "pg password b")
+        gid, tokens = two_seat_game(s, a, b, rated=True, seed=DECISIVE_SEED)
+        play_out(s, gid, tokens)
+        after = {0: ratings(a)["toy"], 1: ratings(b)["toy"]}
+        assert after[0]["games"] == after[1]["games"] == 1
+        assert after[0]["ordinal"] != after[1]["ordinal"]
+        s.restart()
+        assert {0: ratings(a)["toy"], 1: ratings(b)["toy"]} == after
+        assert [g["result"] for g in a.get("/api/account/games").json()] in (["won"], ["lost"])
+        r = a.post(
+            "/api/account/delete",
+            json={"password": "pg password a"},
+            headers={"X-CSRF-Token": csrf(a)},
+        )
+        assert r.status_code == 200
+        game = httpx.get(f"{s.base}/api/games/{gid}").json()
+        assert game["seats"][0]["name"] == "" and an not in str(game)
+        a.close()
+        b.close()
+    finally:
+        s.stop()
