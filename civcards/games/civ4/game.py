@@ -287,9 +287,11 @@ class Civ4Game:
     # -- optional capabilities ---------------------------------------------------------
 
     def search_kit(self) -> Any | None:
-        """None: ``ismcts`` searches civ4 with the generic kit (its determinizer and
-        random playouts)."""
-        return None
+        """civ4's own kit for ``ismcts`` (``search.py``: greedy completes the factored
+        steps and models the rivals, short greedy rollouts, a VP evaluation at the leaves)."""
+        from .search import search_kit
+
+        return search_kit(self)
 
     def determinizer(
         self, observation: Any, reveal: Any = None, chosen: str | None = None
