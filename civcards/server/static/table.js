@@ -11,6 +11,7 @@
 import {
   announce, api, currentLang, errorText, esc, initLang, onLang, rememberSeat, seatFor, t,
 } from "./common.js";
+import { renderClock } from "./clock.js";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
@@ -169,6 +170,7 @@ function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   game.render(table);
   renderJoin();
+  renderClock(table, token); // the clocks, takeovers, resign and votes (clock.js)
   renderResult();
   renderLog();
   if (focusKey) {
