@@ -21,6 +21,7 @@ frame, unexpected close or stalled game), and the server's resident memory.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import math
@@ -132,6 +133,9 @@ class LoadConfig:
     stall_s: float = 30.0  # a game without a frame for this long is an error
     bot: str = "random"  # the bots' level
     game: str = DEFAULT_GAME  # the registered game to play
+    bot_games: int = 0  # of the games, so many have search_bot bots instead (bots thinking)
+    search_bot: str = "ismcts:0.5s"  # the bots of those games
+    bot_workers: int | None = None  # --bot-workers of the server started here
 
     def check(self) -> None:
         if self.games < 1:
@@ -148,6 +152,14 @@ class LoadConfig:
             raise ValueError("--moves must be at least 1")
         if self.think_ms < 0:
             raise ValueError("--think-ms cannot be negative")
+        if not 0 <= self.bot_games <= self.games:
+            raise ValueError(f"--bot-games must be between 0 and --games ({self.games})")
+        if self.bot_games and self.humans >= self.players:
+            raise ValueError("--bot-games needs a bot seat: --humans must be below --players")
+        if not self.search_bot.strip():
+            raise ValueError("--search-bot must name a bot")
+        if self.bot_workers is not None and self.bot_workers < 0:
+            raise ValueError("--bot-workers cannot be negative")
 
 
 @dataclass
@@ -166,6 +178,16 @@ class LoadResult:
     p90_ms: float | None
     p99_ms: float | None
     max_ms: float | None
+    #: the human moves' latency in the games without search bots / with them (--bot-games)
+    plain_p50_ms: float | None
+    plain_p99_ms: float | None
+    bot_games: int
+    search_bot: str | None
+    bot_games_samples: int
+    bot_games_p50_ms: float | None
+    bot_games_p99_ms: float | None
+    #: moves made in the games with search bots (theirs and their humans')
+    bot_games_moves: int
     errors: int
     error_kinds: dict[str, int]
     error_samples: list[str]
@@ -190,6 +212,8 @@ def percentile(values: list[float], q: float) -> float | None:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    #: the latencies of human moves in the games with search bots (also in latencies)
+    search_latencies: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     samples: list[str] = field(default_factory=list)
     human_moves: int = 0
@@ -197,6 +221,8 @@ class Stats:
     games_finished: int = 0
     moves_at_start: int = 0
     moves_seen: dict[str, int] = field(default_factory=dict)  # game id -> move number
+    search_games: set[str] = field(default_factory=set)  # the games with search bots
+    search_moves: int = 0  # moves measured in those games
 
     def error(self, kind: str, detail: str) -> None:
         self.errors[kind] += 1
@@ -207,6 +233,8 @@ class Stats:
 @dataclass(eq=False)
 class GameRun:
     id: str
+    #: a game whose bots are the search bots (--bot-games)
+    search: bool = False
     #: resulting move number -> when the human move that leads to it was sent
     sent: dict[int, float] = field(default_factory=dict)
     #: (seat, move number) -> when a commit to a hidden step was sent
@@ -251,13 +279,14 @@ class LoadTest:
                 self.sockets.add(ws)
                 await ws.send(json.dumps({"token": token, "lang": "en"}))
                 while True:
+                    # a search bot's turn may wait behind the other games' (the server's bot
+                    # budget): those games stall only after four times as long
+                    stall = self.cfg.stall_s * (4 if game.search else 1)
                     try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=self.cfg.stall_s)
+                        raw = await asyncio.wait_for(ws.recv(), timeout=stall)
                     except TimeoutError:
                         if not self.stopping.is_set():
-                            self.stats.error(
-                                "stalled", f"game {game.id}: no frame in {self.cfg.stall_s:g} s"
-                            )
+                            self.stats.error("stalled", f"game {game.id}: no frame in {stall:g} s")
                         return
                     now = time.perf_counter()
                     f = json.loads(raw)
@@ -274,6 +303,8 @@ class LoadTest:
                                 t0 = game.sent.get(k)
                                 if t0 is not None:
                                     self.stats.latencies.append(now - t0)
+                                    if game.search:
+                                        self.stats.search_latencies.append(now - t0)
                         self.stats.moves_seen[game.id] = max(
                             mn, self.stats.moves_seen.get(game.id, 0)
                         )
@@ -283,6 +314,8 @@ class LoadTest:
                         t0 = game.commits.pop((seat, mn), None)
                         if t0 is not None:
                             self.stats.latencies.append(now - t0)
+                            if game.search:
+                                self.stats.search_latencies.append(now - t0)
                     if f["game"]["status"] == "finished":
                         game.done.set()
                         return
@@ -371,12 +404,15 @@ class LoadTest:
 
     # -- one game slot -----------------------------------------------------
 
-    async def create_game(self, http: HttpConn) -> tuple[GameRun, list[tuple[int, str]]] | None:
+    async def create_game(
+        self, http: HttpConn, search: bool = False
+    ) -> tuple[GameRun, list[tuple[int, str]]] | None:
         cfg = self.cfg
         seats: list[dict[str, Any]] = [
             {"kind": "human", "name": f"load {i}"} for i in range(cfg.humans)
         ]
-        seats += [{"kind": "bot", "bot": cfg.bot}] * (cfg.players - cfg.humans)
+        bot = cfg.search_bot if search else cfg.bot
+        seats += [{"kind": "bot", "bot": bot}] * (cfg.players - cfg.humans)
         order = list(range(cfg.players))
         self.rng.shuffle(order)
         body = {"game": cfg.game, "players": cfg.players, "seats": [seats[i] for i in order]}
@@ -390,6 +426,8 @@ class LoadTest:
             return None
         data = json.loads(answer)
         self.stats.games_started += 1
+        if search:
+            self.stats.search_games.add(str(data["id"]))
         humans = []
         for s in data["seats"]:
             if s["token"]:  # an invitation: claimed for the seat's own token
@@ -403,19 +441,19 @@ class LoadTest:
                     self.stats.error(f"http_{status}", f"POST {path}: {answer[:200]!r}")
                     return None
                 humans.append((s["seat"], str(json.loads(answer)["token"])))
-        return GameRun(data["id"]), humans
+        return GameRun(data["id"], search=search), humans
 
-    async def slot(self, first_ready: asyncio.Event) -> None:
+    async def slot(self, first_ready: asyncio.Event, search: bool = False) -> None:
         http = HttpConn(self.host, self.port)
         try:
-            await self._slot(http, first_ready)
+            await self._slot(http, first_ready, search)
         finally:
             await http.close()
 
-    async def _slot(self, http: HttpConn, first_ready: asyncio.Event) -> None:
+    async def _slot(self, http: HttpConn, first_ready: asyncio.Event, search: bool) -> None:
         failures = 0
         while not self.stopping.is_set():
-            made = await self.create_game(http)
+            made = await self.create_game(http, search)
             if made is None:
                 failures += 1
                 if failures >= 5:  # the server is gone or refuses: end the run
@@ -446,7 +484,8 @@ class LoadTest:
         slots = []
         # set the games up in waves, as people arrive, not all in one instant
         for i, ev in enumerate(readies):
-            slots.append(asyncio.create_task(self.slot(ev)))
+            # the first --bot-games slots play against the search bots
+            slots.append(asyncio.create_task(self.slot(ev, search=i < cfg.bot_games)))
             if i % 20 == 19:
                 await asyncio.sleep(0.05)
         setup_s = 60.0 + cfg.games * 0.5
@@ -478,6 +517,11 @@ class LoadTest:
         for ws in list(self.sockets):  # wake the clients that wait for a frame
             await ws.close()
         moves = sum(n - seen_before.get(g, 0) for g, n in self.stats.moves_seen.items())
+        self.stats.search_moves = sum(
+            n - seen_before.get(g, 0)
+            for g, n in self.stats.moves_seen.items()
+            if g in self.stats.search_games
+        )
         await asyncio.gather(*slots, return_exceptions=True)
         return elapsed, moves
 
@@ -556,9 +600,10 @@ class OwnServer:
 
     ATTEMPTS = 5
 
-    def __init__(self, bot_delay: float) -> None:
+    def __init__(self, bot_delay: float, bot_workers: int | None = None) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="civcards-load-")
         self.bot_delay = bot_delay
+        self.bot_workers = bot_workers
         self.log_path = Path(self.dir.name) / "serve.log"
         self.db = Path(self.dir.name) / "load.db"
         self.log = self.log_path.open("wb")
@@ -572,11 +617,14 @@ class OwnServer:
             "--port", str(self.port), "--db", f"sqlite:///{self.db}",
             "--bot-delay", str(self.bot_delay), "--log-level", "warning",
         ]  # fmt: skip
+        if self.bot_workers is not None:
+            cmd += ["--bot-workers", str(self.bot_workers)]
         self.log_from = self.log_path.stat().st_size
         # all the load comes from one address (loopback): the per-address limits on games
         # created and WebSocket connections (docs/operations.md) are off on this server
+        # (and the share of games with search bots per address)
         env = {**os.environ, "CIVCARDS_CREATE_RATE": "0", "CIVCARDS_WS_CONNECT_RATE": "0",
-               "CIVCARDS_WS_PER_ADDRESS": "0"}  # fmt: skip
+               "CIVCARDS_WS_PER_ADDRESS": "0", "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0"}  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
@@ -634,8 +682,11 @@ def check_game(base: str, cfg: LoadConfig) -> None:
     lo, hi = int(found["min_players"]), int(found["max_players"])
     if not lo <= cfg.players <= hi:
         raise ValueError(f"--players must be between {lo} and {hi} for {found['title']}")
-    if cfg.bot not in [b["name"] for b in found.get("bots", [])] and cfg.humans < cfg.players:
+    bots = [b["name"] for b in found.get("bots", [])]
+    if cfg.bot.partition(":")[0] not in bots and cfg.humans < cfg.players:
         raise ValueError(f"{found['title']} has no bot {cfg.bot!r}")
+    if cfg.bot_games and cfg.search_bot.partition(":")[0] not in bots:
+        raise ValueError(f"--search-bot: {found['title']} has no bot {cfg.search_bot!r}")
 
 
 def run_load(
@@ -647,7 +698,7 @@ def run_load(
     cfg.check()
     own: OwnServer | None = None
     if cfg.url is None:
-        own = OwnServer(cfg.bot_delay)
+        own = OwnServer(cfg.bot_delay, cfg.bot_workers)
         try:
             own.wait_ready()
         except RuntimeError:
@@ -694,6 +745,10 @@ def run_load(
             own.stop()
     st = test.stats
     ms = [x * 1000 for x in st.latencies]
+    search_ms = [x * 1000 for x in st.search_latencies]
+    plain_ms = sorted(ms)
+    for x in search_ms:  # the others': all but those
+        del plain_ms[bisect.bisect_left(plain_ms, x)]
 
     def r(v: float | None) -> float | None:
         return None if v is None else round(v, 2)
@@ -713,6 +768,14 @@ def run_load(
         p90_ms=r(percentile(ms, 0.90)),
         p99_ms=r(percentile(ms, 0.99)),
         max_ms=r(max(ms) if ms else None),
+        plain_p50_ms=r(percentile(plain_ms, 0.50)),
+        plain_p99_ms=r(percentile(plain_ms, 0.99)),
+        bot_games=cfg.bot_games,
+        search_bot=cfg.search_bot if cfg.bot_games else None,
+        bot_games_samples=len(search_ms),
+        bot_games_p50_ms=r(percentile(search_ms, 0.50)),
+        bot_games_p99_ms=r(percentile(search_ms, 0.99)),
+        bot_games_moves=st.search_moves,
         errors=sum(st.errors.values()),
         error_kinds=dict(st.errors),
         error_samples=st.samples,

@@ -61,6 +61,15 @@ def print_results(results: list[LoadResult], console: Console) -> None:
         )
     console.print(table)
     for r in results:
+        if r.bot_games:
+            console.print(
+                f"{r.games} games: human moves in the {r.games - r.bot_games} games with "
+                f"light bots p50 {fmt(r.plain_p50_ms)} ms, p99 {fmt(r.plain_p99_ms)} ms; in "
+                f"the {r.bot_games} games with {r.search_bot} bots p50 "
+                f"{fmt(r.bot_games_p50_ms)} ms, p99 {fmt(r.bot_games_p99_ms)} ms "
+                f"({r.bot_games_samples} samples, {r.bot_games_moves} moves)"
+            )
+    for r in results:
         for s in r.error_samples:
             console.print(f"[red]error[/red] ({r.games} games): {s}")
 
@@ -163,6 +172,27 @@ def register(app: typer.Typer) -> None:
             float,
             typer.Option("--bot-delay", help="The started server's --bot-delay, seconds.", min=0),
         ] = 0.2,
+        bot_games: Annotated[
+            int,
+            typer.Option(
+                "--bot-games",
+                help="Of the games, so many have --search-bot bots (thinking while people "
+                "play); their humans' latency is reported apart.",
+                min=0,
+            ),
+        ] = 0,
+        search_bot: Annotated[
+            str,
+            typer.Option("--search-bot", help="The bots of the --bot-games games."),
+        ] = "ismcts:0.5s",
+        bot_workers: Annotated[
+            int | None,
+            typer.Option(
+                "--bot-workers",
+                help="The started server's --bot-workers (processes in which bots think).",
+                min=0,
+            ),
+        ] = None,
         url: Annotated[
             str | None,
             typer.Option("--url", help="Test a running server (http://host:port) instead."),
@@ -210,6 +240,9 @@ def register(app: typer.Typer) -> None:
                 url=url,
                 seed=seed,
                 bot_delay=bot_delay,
+                bot_games=bot_games,
+                search_bot=search_bot,
+                bot_workers=bot_workers,
             )
             cfg.check()
         except ValueError as e:

@@ -42,6 +42,23 @@ def test_loadtest_json_reports_moves_latency_and_no_errors() -> None:
     assert out["server_rss_mb"] is not None and out["server_rss_mb"] > 10
 
 
+def test_loadtest_reports_human_latency_apart_in_games_with_search_bots() -> None:
+    """``--bot-games``: so many games have search bots thinking (in the server's bot
+    workers) while people play; their humans' move latency is reported apart."""
+    r = run(
+        "--games", "3", "--bot-games", "1", "--search-bot", "ismcts:0.2s", "--duration", "6",
+        "--think-ms", "50", "--bot-delay", "0", "--bot-workers", "1", "--json",
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out = json.loads(r.stdout)
+    assert out["errors"] == 0, out["error_samples"]
+    assert out["bot_games"] == 1 and out["search_bot"] == "ismcts:0.2s"
+    assert out["bot_games_samples"] > 0 and out["bot_games_moves"] > 0
+    assert out["samples"] > out["bot_games_samples"]
+    assert 0 < out["plain_p50_ms"] <= out["plain_p99_ms"] <= out["max_ms"]
+    assert 0 < out["bot_games_p50_ms"] <= out["bot_games_p99_ms"] <= out["max_ms"]
+
+
 def test_loadtest_plays_any_game_the_server_hosts() -> None:
     """The load test knows no game: the test-only game (steps that hide nothing, and a
     hidden one) registered in the server it starts, through CIVCARDS_EXTRA_GAMES."""
@@ -63,6 +80,8 @@ def test_loadtest_refuses_bad_options_clearly() -> None:
         (("--curve", "10,x"), "--curve"),
         (("--game", "chess", "--duration", "1"), "hosts no game 'chess'"),
         (("--players", "9", "--humans", "1", "--duration", "1"), "--players"),
+        (("--games", "2", "--bot-games", "3"), "--bot-games"),
+        (("--bot-games", "1", "--search-bot", "deep", "--duration", "1"), "--search-bot"),
     ):
         r = run(*args, timeout=60)
         assert r.returncode == 2, (args, r.stderr)
