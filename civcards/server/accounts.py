@@ -172,7 +172,9 @@ class RatingChangeRow(Base):
 # -- the request's session ------------------------------------------------------------------
 
 #: the session id of the request being served (its cookie), when it may be used
-_SID: contextvars.ContextVar[str | None] = contextvars.ContextVar("civcards_sid", default=None)
+_SID: contextvars.ContextVar[list[str | None] | None] = contextvars.ContextVar(
+    "civcards_sid", default=None
+)
 
 
 @dataclass(frozen=True)
@@ -204,10 +206,14 @@ class SessionMiddleware:
         sid = cookie_parser(headers.get("cookie", "")).get(COOKIE) or None
         if sid is not None and not same_site(scope, headers, self.security):
             sid = None
-        mark = _SID.set(sid)
+        # a holder emptied when the request is over: a task it started (the bots) inherits
+        # the context, never the session
+        holder: list[str | None] = [sid]
+        mark = _SID.set(holder)
         try:
             await self.app(scope, receive, send)
         finally:
+            holder[0] = None
             _SID.reset(mark)
 
 
@@ -344,7 +350,9 @@ class Accounts(SeatHooks):
 
     def who(self, sid: str | None = None, s: Session | None = None) -> Who | None:
         """The account of the session ``sid`` (default: the request's), if it is valid."""
-        sid = _SID.get() if sid is None else sid
+        if sid is None:
+            holder = _SID.get()
+            sid = holder[0] if holder else None
         if not sid or len(sid) > 128:
             return None
         q = (
@@ -720,7 +728,8 @@ class Accounts(SeatHooks):
                     live = self.server.get(game.id)
                     r = live.game.result(live.state)
                     result = None if r is None else outcome(r, link.seat)
-                except ApiError:
+                except Exception:  # a game this server cannot host any more: no result
+                    log.warning("game %s: its result could not be read", game.id)
                     result = None
             seat_names = names.get(game.id, {})
             out.append(
