@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
@@ -52,6 +53,11 @@ THRESHOLDS: tuple[tuple[str, float], ...] = (
     ("inaccuracy", 0.05),
     ("good", 0.01),
 )
+#: options whose values are this close to the preferred move's are as good as it; of
+#: those, one that wins at once (in :data:`AT_ONCE_DEALS` deals of the seat's information
+#: set) is preferred: a win now rather than a win later
+TIE = 0.005
+AT_ONCE_DEALS = 4
 #: a played move searched fewer times than :data:`MIN_VISITS` (or 2 % of the budget) is
 #: searched again on its own, with this share of the budget
 RESEARCH_SHARE = 0.25
@@ -202,6 +208,26 @@ def _choice_of(game: Game, state: Any, choices: Sequence[Choice], move: str) -> 
     return None
 
 
+def _wins_at_once(game: Game, state: Any, seat: int, move: str, seed: int) -> bool:
+    """Whether ``move`` ends the game won by ``seat`` alone in every one of a few deals of
+    the seat's information set (dealt from its observation, never from ``state``'s hidden
+    cards)."""
+    sampler = game.determinizer(game.observe(state, seat))
+    if sampler is None:
+        return False
+    rng = random.Random(seed)
+    for _ in range(AT_ONCE_DEALS):
+        deal = sampler.sample(rng)
+        try:
+            game.play(deal, move)
+        except GameError:
+            return False
+        res = game.result(deal) if deal.finished else None
+        if res is None or tuple(res.winners) != (seat,):
+            return False
+    return True
+
+
 def _values(bot: Any) -> list[Any]:
     hook = getattr(bot, "option_values", None)
     if hook is None:
@@ -237,9 +263,16 @@ def analyse_decision(
         return MoveAnalysis(
             index, seat, move, False, pick.text, None, None, 0.0, "best", len(choices)
         )
-    # the preferred move: the bot's choice, the most visited option below it
+    # the preferred move: the bot's choice, the most visited option below it; of moves as
+    # good, one that wins at once in every deal of the seat's information set
     mine = [o for o in opts if o.choice == pick.text]
     top = max(mine or opts, key=lambda o: (o.visits, o.value))
+    tied = [o for o in opts if o.value >= top.value - TIE and o.move != top.move]
+    if tied and not _wins_at_once(game, state, seat, top.move, seed):
+        for o in sorted(tied, key=lambda o: (-o.value, -o.visits)):
+            if _wins_at_once(game, state, seat, o.move, seed):
+                top = o
+                break
     best = top.move
     before = top.value
 

@@ -54,6 +54,7 @@ from .models import (
     StepExpansionOut,
     ViewOut,
 )
+from .review import review_router
 from .rules import router as rules_router
 from .security import (
     ForwardedHostMiddleware,
@@ -134,6 +135,12 @@ class CreateGame(BaseModel):
         description="A rated game (docs/accounts.md): only for a logged-in creator (the "
         "session cookie), every seat human, and each seat taken by a logged-in account; "
         "its result counts in the accounts' ratings.",
+    )
+    hints: bool = Field(
+        default=False,
+        strict=True,
+        description="Allow hints: a player may ask for the bot's suggested move "
+        "(POST /api/games/{id}/hint); everyone sees that a hint was used. Not with rated.",
     )
 
 
@@ -448,8 +455,9 @@ def create_app(
             seats=[s.model_dump() for s in body.seats],
             seed=body.seed,
             private=body.private,
-            clock=clock,
             rated=body.rated,
+            clock=clock,
+            hints=body.hints,
         )
         server.kick_bots(live)
         links = []
@@ -845,8 +853,9 @@ def create_app(
     add_health(app, server, bus)
     add_pages(app, server)
     app.include_router(clocks_router(clocks, ERRORS))  # resign, vote, sit (clocks.py)
-    app.include_router(rules_router)  # /rules/{game}, /api/rules/{game} (rules.py)
     add_accounts(app, server)  # optional accounts: /api/account/..., /account (accounts.py)
+    app.include_router(rules_router)  # /rules/{game}, /api/rules/{game} (rules.py)
+    app.include_router(review_router(server))  # /review, analyses, hints (review.py)
     return app
 
 

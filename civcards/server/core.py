@@ -176,6 +176,8 @@ class Live:
     bot_task: asyncio.Task[None] | None = None
     #: the clock settings (:mod:`.clocks`; None: a game stored before clocks)
     clock: dict[str, Any] | None = None
+    #: its creator allowed hints (the bot's suggested move on request: .review)
+    hints: bool = False
     #: the seats bots took over (the record's ``takeovers``), and the clock now (.clocks)
     takeovers: list[dict[str, Any]] = field(default_factory=list)
     clock_state: Any = None
@@ -215,6 +217,7 @@ class Live:
             "bot_secret": self.bot_secret if self.finished else None,
             "clock": self.clock,
             "takeovers": [dict(t) for t in self.takeovers],
+            "hints": self.hints,
         }
 
     def names(self) -> list[str]:
@@ -438,6 +441,7 @@ class TableServer:
             setup = json.loads(row.setup)
             options = setup.pop("_options", {})
             clock = setup.pop("_clock", None)
+            hints = bool(setup.pop("_hints", False))
             texts = [m.text for m in moves]
             try:
                 game = get_game(row.kind)
@@ -471,6 +475,7 @@ class TableServer:
                 bot_secret=row.bot_secret or row.id,
                 private=bool(row.private),
                 clock=clock,
+                hints=hints,
             )
         for load in self.on_load:
             load(live)
@@ -703,6 +708,7 @@ class TableServer:
         private: bool = True,
         rated: bool = False,
         creator: str | None = None,
+        hints: bool = False,
     ) -> tuple[Live, dict[int, str]]:
         """Create a game of the registered game ``kind``; returns it and the tokens of its
         human seats (shown once). The set-up is checked by the game alone
@@ -717,6 +723,8 @@ class TableServer:
                 "seed_not_allowed",
                 "this server does not accept a seed (it would reveal the deck)",
             )
+        if hints and rated:
+            raise ApiError(422, "hints_rated", "a rated game cannot allow hints")
         try:
             opts = game.check_options(players, options)
         except OptionsError as e:
@@ -786,6 +794,8 @@ class TableServer:
         stored = {**setup, "_options": opts}
         if clock is not None:
             stored["_clock"] = clock
+        if hints:
+            stored["_hints"] = True
         created = utcnow()
         with Session(self.engine) as s, s.begin():
             s.add(
@@ -834,6 +844,7 @@ class TableServer:
             bot_secret=bot_secret,
             private=private,
             clock=clock,
+            hints=hints,
         )
         for made in self.on_create:
             made(live)

@@ -179,6 +179,9 @@ class GameOut(BaseModel):
     takeovers: list[TakeoverOut] = Field(
         default_factory=list, description="The seats bots took over (clocks, resigning, votes)."
     )
+    hints: bool = Field(
+        default=False, description="Its creator allowed hints (POST /api/games/{id}/hint)."
+    )
 
 
 class ResultOut(BaseModel):
@@ -192,6 +195,13 @@ class ResultOut(BaseModel):
     scores: list[Any]
     shared: bool
     why: str
+
+
+class HintUsedOut(BaseModel):
+    """A hint a seat asked for (POST /api/games/{id}/hint)."""
+
+    seat: int
+    index: int = Field(description="The move number it was asked at.")
 
 
 class ViewOut(BaseModel):
@@ -214,6 +224,11 @@ class ViewOut(BaseModel):
     result: ResultOut | None = None
     board: dict[str, Any] = Field(default_factory=dict, description="Game-specific display.")
     clock: ClockOut | None = Field(default=None, description="The clocks and the vote now.")
+    hints_used: list[HintUsedOut] | None = Field(
+        default=None,
+        description="In a game created with hints: the hints used (who, at which move; never "
+        "what they said).",
+    )
 
 
 class OptionsOut(BaseModel):

@@ -1,0 +1,245 @@
+"""The review of finished games (issue 20): analysis in the background, the review API and
+page, pasted records, hints; through a real server process and real SQLite, and the page
+in Debian's Chromium."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import ServerProcess
+
+#: a small budget: the tests check the plumbing, test_analysis.py the judgement
+ENV = {"CIVCARDS_ANALYSIS_BOT": "ismcts:40it", "CIVCARDS_HINT_BOT": "ismcts:40it"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    s = ServerProcess(tmp_path_factory.mktemp("review") / "civ.db", env=ENV)
+    s.start()
+    yield s
+    s.stop()
+
+
+def _finished_game(server: ServerProcess, seed: int) -> str:
+    g = server.create(
+        players=2,
+        seats=[{"kind": "bot", "bot": "greedy", "name": "Ada"}, {"kind": "bot", "bot": "random"}],
+        seed=seed,
+    )
+    gid = str(g["id"])
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        r = httpx.get(f"{server.base}/api/games/{gid}")
+        if r.json()["status"] == "finished":
+            return gid
+        time.sleep(0.2)
+    raise AssertionError("the bots did not finish their game")
+
+
+def _analysed(server: ServerProcess, rid: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    seen_running = False
+    while time.monotonic() < deadline:
+        r = httpx.get(f"{server.base}/api/review/{rid}")
+        assert r.status_code == 200, r.text
+        a = r.json()["analysis"]
+        seen_running |= a["status"] == "running"
+        assert a["status"] != "failed", a
+        if a["status"] == "done":
+            return dict(r.json())
+        time.sleep(0.3)
+    raise AssertionError("the analysis did not end")
+
+
+@pytest.fixture(scope="module")
+def finished(server: ServerProcess) -> str:
+    return _finished_game(server, 5)
+
+
+def test_a_game_in_progress_has_no_review(server: ServerProcess) -> None:
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
+    gid = g["id"]
+    for path in (f"/api/review/{gid}", f"/api/review/{gid}/position?move=0", f"/review/{gid}"):
+        r = httpx.get(server.base + path)
+        assert r.status_code == 409, (path, r.text)
+        assert r.json()["code"] == "not_finished"
+        assert "Traceback" not in r.text
+    r = httpx.get(server.base + "/api/review/nosuchgame000")
+    assert r.status_code == 404
+    assert r.json()["code"] == "no_game"
+    r = httpx.get(server.base + "/api/review/r" + "0" * 23)
+    assert r.status_code == 404 and r.json()["code"] == "no_review"
+
+
+def test_a_finished_game_is_analysed_in_the_background(
+    server: ServerProcess, finished: str
+) -> None:
+    review = _analysed(server, finished)
+    data = review["analysis"]["data"]
+    moves = review["moves"]
+    assert review["players"] == 2 and review["names"][0] == "Ada"
+    assert len(data["moves"]) == len(moves) == review["analysis"]["total"]
+    assert [m["index"] for m in data["moves"]] == list(range(len(moves)))
+    assert [m["move"] for m in data["moves"]] == [m["text"] for m in moves]
+    assert {s["seat"] for s in data["summary"]} == {0, 1}
+    assert review["link"] == f"/review/{finished}"
+    # the position before a move, as a seat saw it (its own view) or whole
+    seat_of_3 = moves[3]["seat"]
+    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=3&seat={seat_of_3}")
+    assert r.status_code == 200, r.text
+    view = r.json()["view"]
+    assert view["seat"] == seat_of_3 and view["move_number"] == 3 and view["options"] == []
+    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=3")
+    assert "position" in r.json()
+    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=100000")
+    assert r.status_code == 422 and r.json()["code"] == "bad_move"
+    page = httpx.get(f"{server.base}/review/{finished}")
+    assert page.status_code == 200 and "review.js" in page.text
+
+
+def test_a_pasted_record_is_reviewed(server: ServerProcess, finished: str) -> None:
+    rec = httpx.get(f"{server.base}/api/games/{finished}/record").json()
+    r = httpx.post(f"{server.base}/api/review", json={"record": rec})
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    assert rid != finished and r.json()["link"] == f"/review/{rid}"
+    again = httpx.post(f"{server.base}/api/review", json={"record": rec})
+    assert again.json()["id"] == rid  # the same record, the same review
+    review = _analysed(server, rid)
+    assert [m["text"] for m in review["moves"]] == rec["moves"]
+    # an unfinished record, a bad one: refused in one sentence, nothing stored
+    for bad in ({**rec, "moves": rec["moves"][:5]}, {**rec, "moves": ["fly away"]}, {"a": 1}):
+        r = httpx.post(f"{server.base}/api/review", json={"record": bad})
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] == "bad_record"
+        assert r.json()["detail"].count(". ") == 0
+
+
+def test_hints_only_where_allowed_and_everyone_sees_them(server: ServerProcess) -> None:
+    g = server.create(
+        players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "human"}], seed=8, hints=True
+    )
+    gid, tokens = g["id"], [s["token"] for s in g["seats"]]
+    info = httpx.get(f"{server.base}/api/games/{gid}").json()
+    assert info["hints"] is True
+    to_move = info["to_move"]
+    other = 1 - to_move
+    r = httpx.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[other]})
+    assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
+    r = httpx.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[to_move]})
+    assert r.status_code == 200, r.text
+    hint = r.json()
+    mine = httpx.get(
+        f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": tokens[to_move]}
+    ).json()
+    assert hint["move"] in [o["text"] for o in mine["options"]]
+    assert hint["move_number"] == 0
+    # everyone (a spectator too) sees that a hint was used, not what it was
+    watching = httpx.get(f"{server.base}/api/games/{gid}/state").json()
+    assert watching["hints_used"] == [{"seat": to_move, "index": 0}]
+    theirs = httpx.get(
+        f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": tokens[other]}
+    ).json()
+    assert theirs["hints_used"] == [{"seat": to_move, "index": 0}]
+    assert hint["move"] not in str(theirs["hints_used"])
+    r = httpx.post(f"{server.base}/api/games/{gid}/hint")
+    assert r.status_code == 401
+    # a game without hints never gives one
+    g2 = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=8)
+    st = httpx.get(f"{server.base}/api/games/{g2['id']}").json()
+    r = httpx.post(
+        f"{server.base}/api/games/{g2['id']}/hint",
+        headers={"X-Seat-Token": g2["seats"][st["to_move"]]["token"]},
+    )
+    assert r.status_code == 403 and r.json() == {
+        "detail": "this game was created without hints",
+        "code": "no_hints",
+    }
+    assert st["hints"] is False
+
+
+def test_a_rated_game_allows_no_hints(server: ServerProcess) -> None:
+    r = httpx.post(
+        f"{server.base}/api/games",
+        json={
+            "players": 2,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "hints": True,
+            "rated": True,
+        },
+    )
+    assert r.status_code == 422 and r.json()["code"] == "hints_rated"
+
+
+# -- the page in a browser ---------------------------------------------------------------
+
+sync_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def test_the_review_page_by_keyboard(server: ServerProcess, finished: str) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    review = _analysed(server, finished)
+    marked = [
+        m for m in review["analysis"]["data"]["moves"] if m["label"] in ("mistake", "blunder")
+    ]
+    n = len(review["moves"])
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/review/{finished}")
+        page.wait_for_selector("#review[data-ready='1']")
+        assert page.get_attribute("#review", "data-cursor") == str(n)
+        # the graph: one line per seat, its description, the marked moves
+        assert page.locator("#graph svg polyline").count() == 2
+        assert page.locator("#graph svg desc").count() == 1
+        items = page.locator("#marked li")
+        assert items.count() >= len(marked)
+        if marked:
+            assert page.locator("#graph circle.mark").count() >= len(marked)
+            # a marked move, reached from the text alternative: the bot's move beside it
+            m = marked[0]
+            page.locator(f"#marked button[data-move='{m['index'] + 1}']").click()
+            assert page.get_attribute("#review", "data-cursor") == str(m["index"] + 1)
+            assert m["move"] in page.inner_text("#current")
+            if m["best"] != m["move"]:
+                assert page.locator("[data-testid=preferred]").count() == 1
+                assert m["best"] in page.inner_text("[data-testid=preferred]")
+        # the keys: Home, then → twice, ← once
+        page.locator("#review h3").first.click()
+        page.keyboard.press("Home")
+        assert page.get_attribute("#review", "data-cursor") == "0"
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        assert page.get_attribute("#review", "data-cursor") == "1"
+        assert page.input_value("#slider") == "1"
+        assert page.input_value("#share").endswith(f"/review/{finished}#move=1")
+        # the position as seat 0 saw it: drawn by the game's own module
+        page.select_option("#seat-select", "0")
+        page.wait_for_function("() => document.querySelector('#players').innerHTML.length > 0")
+        page.locator("#review h3").first.click()
+        page.keyboard.press("End")
+        assert page.get_attribute("#review", "data-cursor") == str(n)
+        # the link opens the same move and seat
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/review/{finished}#move=4&seat=1")
+        page.wait_for_selector("#review[data-ready='1']")
+        assert page.get_attribute("#review", "data-cursor") == "4"
+        assert page.input_value("#seat-select") == "1"
+        # the end screen links to the review
+        page.goto(f"{server.base}/game/{finished}#watch")
+        page.wait_for_selector("[data-testid=review-link]")
+        assert page.get_attribute("[data-testid=review-link]", "href") == f"/review/{finished}"
+        assert not errors, errors
+        b.close()
