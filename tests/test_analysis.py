@@ -265,3 +265,53 @@ def test_the_cli_writes_json_an_annotated_record_that_replay_reads(
     assert again.stdout == plain.stdout
     # an annotated record is analysed as its record
     assert parse_record(ann)[1] == parse_record(rec)[1]
+
+
+def _flat(game: Game, state: Any, choices: list[Choice], budget: list[int]) -> list[Choice]:
+    """The whole moves below ``choices`` (steps that hide nothing expanded)."""
+    out: list[Choice] = []
+    for c in choices:
+        if c.final:
+            out.append(c)
+        elif not c.hidden and budget[0] > 0:
+            budget[0] -= 1
+            out += _flat(game, state, game.expand(state, c).choices, budget)
+    return out
+
+
+def _last_tech_position(game: Game) -> tuple[Any, int, list[str]]:
+    """C68: the first position of seeded greedy games where buying the last technology
+    ends the game won by the buyer (it leads, C70), and the seat may also end its turn."""
+    for seed in range(40):
+        state = game.new_state(2, game.check_options(2, {}), seed)
+        bots = [make_bot(game, "greedy", 2 * seed + i) for i in range(2)]
+        while not state.finished:
+            seat = state.to_move
+            moves = _flat(game, state, game.choices(state), [2000])
+            texts = [c.text for c in moves]
+            if "end" in texts and any(t.startswith("tech ") for t in texts):
+                wins = []
+                for c in moves:
+                    after = state.copy()
+                    game.apply_choice(after, c)
+                    res = game.result(after) if after.finished else None
+                    if res is not None and res.winners == (seat,) and res.reason == "last_tech":
+                        wins.append(c.text)
+                if wins:
+                    return state, len(game.record(state)["moves"]), wins
+            game.play(state, bot_move(bots[seat], game, state))
+    raise AssertionError("no last-technology position in 40 seeded games")
+
+
+def test_the_last_technology_with_the_lead_is_preferred() -> None:
+    """civ4, C68/C70: buying the last technology with the lead wins at once: the bot prefers
+    it, labels it best, and ending the turn instead lowers the seat's chance."""
+    game = get_game("civ4")
+    state, index, wins = _last_tech_position(game)
+    good = analyse_decision(game, state.copy(), wins[0], BUDGET, seed=2, index=index)
+    assert good.best in wins and good.label == "best"
+    assert good.after is not None and good.after > 0.95
+    passed = analyse_decision(game, state.copy(), "end", BUDGET, seed=2, index=index)
+    assert passed.best in wins
+    assert passed.after is not None and passed.before is not None
+    assert passed.after < passed.before
