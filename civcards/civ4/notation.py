@@ -234,6 +234,7 @@ def board_text(g: GameState) -> str:
         lines.append(f"Game over ({g.reason}), round {g.round}: winners {', '.join(map(str, g.winners))}")
     else:
         lines.append(f"Round {g.round}, step {g.step}, active {g.active}, to move {g.to_move}")
+    lines.append(f"Card set: {g.cs.set_name} (RECONSTRUCTED: the original card list was never published)")
     lines.append(
         f"Plot market: {' '.join(g.plot_market) or '-'} (pile {g.plot_pile_size}); "
         f"tech market: {' '.join(g.tech_market) or '-'} (pile {g.tech_pile_size}); deck {g.deck_size}; "

@@ -28,6 +28,7 @@ from rich.text import Text
 
 from ... import civ4
 from ...civ4 import CARDS, GameState, Observation, observe
+from ...civ4.cards import CardSet, card_set_of
 from ...civ4.observation import PlayerView
 from ...game_api import Choice, Expansion
 from ...i18n import t
@@ -75,7 +76,10 @@ def title(obs: Observation, lang: str) -> list[RenderableType]:
     parts = [t(lang, "ccg.title"), t(lang, "ccg.round", n=obs.round), step_name(obs.step, lang)]
     return [
         Rule(" · ".join(parts), style="bright_black"),
-        Text("⚠ " + reconstructed(lang), style="italic bright_black"),
+        Text(
+            "⚠ " + reconstructed(lang, card_set_of(dict(obs.options)).set_name),
+            style="italic bright_black",
+        ),
     ]
 
 
@@ -145,8 +149,9 @@ def markets(obs: Observation, lang: str, viewer: int | None) -> list[Text]:
     if not obs.plot_market:
         plots.append(t(lang, "ccg.none"), style="bright_black")
     techs = Text(t(lang, "ccg.tech_market") + ": ", style="bold")
+    cs = card_set_of(dict(obs.options))
     for j, code in enumerate(obs.tech_market):
-        tc = CARDS.techs[code]
+        tc = cs.techs[code]
         if j:
             techs.append("  ·  ")
         techs.append(f"{card_name(code, lang)} ({ERAS[tc.era]}) ", style="")
@@ -230,7 +235,7 @@ def hand_view(obs: Observation, lang: str) -> Group:
     for c in hand:
         counts[c] = counts.get(c, 0) + 1
     for code, k in sorted(counts.items()):
-        card = CARDS.deck[code]
+        card = costs.cs.deck[code]
         name = Text("  • " + card_name(code, lang) + (f" ×{k}" if k > 1 else ""), style="bold")
         cost = Text()
         if card.kind != "unit":
@@ -238,7 +243,9 @@ def hand_view(obs: Observation, lang: str) -> Group:
             cost.append(f"{costs.card(code)}H", style=RES_STYLES[1])
         cash = Text(t(lang, "ccg.cash_value", res="").rstrip() + " ")
         cash.append_text(_res_text(card.resource))
-        grid.add_row(name, t(lang, f"ccg.kind.{card.kind}"), cost, cash, card_help(code, lang))
+        grid.add_row(
+            name, t(lang, f"ccg.kind.{card.kind}"), cost, cash, card_help(code, lang, costs.cs)
+        )
     return Group(head, grid)
 
 
@@ -340,11 +347,12 @@ def turn_line(obs: Observation, names: Sequence[str], lang: str) -> Text:
 # -- help ------------------------------------------------------------------------------------
 
 
-def help_view(lang: str) -> Group:
-    """The rules in short, how to enter moves, and every card of the (reconstructed) set."""
+def help_view(lang: str, cs: CardSet = CARDS) -> Group:
+    """The rules in short, how to enter moves, and every card of the (reconstructed) set
+    ``cs`` (the game's; the original by default)."""
     parts: list[RenderableType] = [
         Rule(t(lang, "ccg.help.title")),
-        Text("⚠ " + reconstructed(lang), style="bold"),
+        Text("⚠ " + reconstructed(lang, cs.set_name), style="bold"),
         Text(""),
         Text(t(lang, "ccg.help.turn")),
         Text(""),
@@ -370,7 +378,7 @@ def help_view(lang: str) -> Group:
         return out
 
     plots = table(t(lang, "ccg.help.plots"))
-    for code, p in sorted(CARDS.plots.items()):
+    for code, p in sorted(cs.plots.items()):
         plots.add_row(
             label(code),
             "",
@@ -383,7 +391,7 @@ def help_view(lang: str) -> Group:
             ),
         )
     techs = table(t(lang, "ccg.help.techs"))
-    for code, tc in sorted(CARDS.techs.items(), key=lambda kv: (kv[1].era, kv[0])):
+    for code, tc in sorted(cs.techs.items(), key=lambda kv: (kv[1].era, kv[0])):
         techs.add_row(
             label(code),
             Text.assemble(
@@ -392,15 +400,15 @@ def help_view(lang: str) -> Group:
             ),
             f"{tc.culture}/{tc.happiness}",
             "",
-            card_help(code, lang),
+            card_help(code, lang, cs),
         )
     tables = [plots, techs]
     for kind, key in (("building", "buildings"), ("wonder", "wonders"), ("unit", "units")):
         tab = table(t(lang, f"ccg.help.{key}"))
-        for code, d in sorted(CARDS.deck.items()):
+        for code, d in sorted(cs.deck.items()):
             if d.kind != kind:
                 continue
-            what = card_help(code, lang)
+            what = card_help(code, lang, cs)
             if kind != "wonder":
                 what += f"   ({t(lang, 'ccg.help.count', n=d.count)})"
             tab.add_row(
@@ -597,7 +605,7 @@ class Civ4Screen:
 
     def help(self, state: GameState, lang: str) -> RenderableType:
         self._see(state)
-        return help_view(lang)
+        return help_view(lang, state.cs)
 
     def log(self, state: GameState, viewer: int, names: Sequence[str], lang: str) -> RenderableType:
         obs = observe(state, viewer)

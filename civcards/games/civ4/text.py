@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...civ4 import CARDS, GameState
-from ...civ4.cards import DeckCard, Effect, TechCard
+from ...civ4.cards import CardSet, DeckCard, Effect, TechCard
 from ...i18n import t
 
 #: the catalogue key of the label that goes wherever cards are shown
@@ -30,9 +30,15 @@ RECONSTRUCTED = t("en", RECONSTRUCTED_KEY)
 RES_LETTERS = "FHC"
 
 
-def reconstructed(lang: str = "en") -> str:
-    """The label of the card set: it is a reconstruction."""
-    return t(lang, RECONSTRUCTED_KEY)
+def reconstructed(lang: str = "en", cards: str | None = None) -> str:
+    """The label of the card set: it is a reconstruction; with ``cards``, its version
+    (the card set's name, e.g. ``reconstructed-2``) follows in brackets.
+
+    >>> reconstructed("en", "reconstructed-2")
+    'RECONSTRUCTED card set: the original card list was never published (reconstructed-2)'
+    """
+    label = t(lang, RECONSTRUCTED_KEY)
+    return f"{label} ({cards})" if cards else label
 
 
 def card_name(code: str, lang: str = "en") -> str:
@@ -350,11 +356,12 @@ def unit_profile(card: DeckCard, lang: str = "en") -> list[str]:
     return out
 
 
-def card_help(code: str, lang: str = "en") -> str:
-    """What a card does, in one line: a plot's yield, a card's effects or a unit's profile."""
-    if code in CARDS.plots:
-        return t(lang, "ccg.yields", res=res_short(CARDS.plots[code].yields))
-    card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
+def card_help(code: str, lang: str = "en", cs: CardSet = CARDS) -> str:
+    """What a card does, in one line: a plot's yield, a card's effects or a unit's profile
+    (as card set ``cs`` prints them; the original set by default)."""
+    if code in cs.plots:
+        return t(lang, "ccg.yields", res=res_short(cs.plots[code].yields))
+    card: TechCard | DeckCard = cs.techs[code] if code in cs.techs else cs.deck[code]
     if isinstance(card, DeckCard) and card.kind == "unit":
         return "; ".join(unit_profile(card, lang))
     said = effect_texts(card, lang)

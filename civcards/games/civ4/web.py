@@ -29,7 +29,7 @@ from typing import Any
 
 from ... import civ4
 from ...civ4 import CARDS, GameState, Observation, observe
-from ...civ4.cards import RULES, DeckCard, TechCard
+from ...civ4.cards import RULES, DeckCard, TechCard, card_set
 from ...i18n import normalize_lang, t
 from .public import Costs, movers
 from .standing import standing
@@ -56,19 +56,27 @@ def _words(lang: str, text: str, names: tuple[str, ...]) -> str:
     return describe_move(text, list(names), lang, past=True)
 
 
+def _set(obs: Observation) -> str | None:
+    """The name of the game's card set (None: not named, the original set)."""
+    name = dict(obs.options).get("cards")
+    return name if isinstance(name, str) else None
+
+
 @lru_cache(maxsize=4096)
-def _card(code: str, lang: str) -> dict[str, Any]:
-    """What the table shows of a card: name, kind, what it does, its printed numbers."""
+def _card(code: str, lang: str, cards: str | None = None) -> dict[str, Any]:
+    """What the table shows of a card: name, kind, what it does, its printed numbers (those
+    of the game's card set ``cards``)."""
+    cs = card_set(cards)
     out: dict[str, Any] = {
         "code": code,
         "name": card_name(code, lang),
-        "help": card_help(code, lang),
+        "help": card_help(code, lang, cs),
     }
-    if code in CARDS.plots:
+    if code in cs.plots:
         out["kind"] = "plot"
-        out["yields"] = list(CARDS.plots[code].yields)
+        out["yields"] = list(cs.plots[code].yields)
         return out
-    card: TechCard | DeckCard = CARDS.techs[code] if code in CARDS.techs else CARDS.deck[code]
+    card: TechCard | DeckCard = cs.techs[code] if code in cs.techs else cs.deck[code]
     out["kind"] = card.kind
     out["kind_name"] = t(lang, f"ccg.kind.{card.kind}")
     if isinstance(card, TechCard):
@@ -126,9 +134,9 @@ def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
         plots.append(
             {
                 "n": i + 1,
-                **_card(code, lang),
+                **_card(code, lang, _set(obs)),
                 "pop": pop,
-                "cards": [_card(c, lang) for c in on],
+                "cards": [_card(c, lang, _set(obs)) for c in on],
                 "free": costs.free_slots(i),
                 "pop_cost": costs.pop(i),
             }
@@ -137,7 +145,7 @@ def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
     return {
         "seat": s,
         "plots": plots,
-        "techs": [_card(c, lang) for c in pv.techs],
+        "techs": [_card(c, lang, _set(obs)) for c in pv.techs],
         "supply": list(pv.supply),
         "hand": len(pv.hand) if isinstance(pv.hand, tuple) else pv.hand,
         "culture": pv.culture,
@@ -215,7 +223,7 @@ def web_view(
             {"seat": s, "text": text, "words": _words(lang, text, key)}
             for s, text in zip(who, obs.history, strict=False)
         ],
-        "reconstructed": reconstructed(lang),
+        "reconstructed": reconstructed(lang, state.cs.set_name),
         "round": obs.round,
         "step": obs.step,
         "step_name": step_name(obs.step, lang),
@@ -231,8 +239,8 @@ def web_view(
             "discard": len(obs.discard),
             "population": obs.population_supply,
         },
-        "discard": [{**_card(c, lang), "count": k} for c, k in _counts(obs.discard)],
-        "draft": None if obs.draft is None else [_card(c, lang) for c in obs.draft[1]],
+        "discard": [{**_card(c, lang, _set(obs)), "count": k} for c, k in _counts(obs.discard)],
+        "draft": None if obs.draft is None else [_card(c, lang, _set(obs)) for c in obs.draft[1]],
         "used": [card_name(c, lang) for c in obs.used],
         "options": [{"name": k, "value": v} for k, v in obs.options if v],
         "steals": [
@@ -242,16 +250,16 @@ def web_view(
     }
     viewer = Costs(obs, seat) if seat is not None else None
     out["plot_market"] = [
-        {**_card(c, lang), "cost": viewer.plot() if viewer else None} for c in obs.plot_market
+        {**_card(c, lang, _set(obs)), "cost": viewer.plot() if viewer else None} for c in obs.plot_market
     ]
     out["tech_market"] = [
-        {**_card(c, lang), "now": viewer.card(c) if viewer else None} for c in obs.tech_market
+        {**_card(c, lang, _set(obs)), "now": viewer.card(c) if viewer else None} for c in obs.tech_market
     ]
     if seat is not None and viewer is not None:
         hand = obs.hand or ()
         out["hand"] = [
             {
-                **_card(c, lang),
+                **_card(c, lang, _set(obs)),
                 "count": k,
                 "now": viewer.card(c) if CARDS.deck[c].kind != "unit" else None,
             }

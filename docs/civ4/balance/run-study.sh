@@ -38,3 +38,10 @@ run sametype-2p -p 2 -b greedy -n 500 --seed 106 -O same_type_trade=true
 run mirror-2p-b -p 2 -b greedy -n 5000 --seed 111
 run mirror-3p-b -p 3 -b greedy -n 3000 --seed 111
 run mirror-4p-b -p 4 -b greedy -n 3000 --seed 111
+# Q6: civ4's search bot (ismcts with civ4's kit) against greedy, and two budgets against each
+# other (small budgets and few games: the study machine's time, see the report)
+S1="${CIVCARDS:-civcards} simulate --game civ4 --no-progress -j 1"
+run1() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S1 "$@" $C --out "$D/$out.parquet" --json > "$D/$out.json"; }
+run1 q6-ismcts100-2p -p 2 -b ismcts:100it,greedy --rotate -n 40 --seed 107
+run1 q6-ismcts100-4p -p 4 -b ismcts:100it,greedy,greedy,greedy --rotate -n 20 --seed 107
+run1 q6-budget-2p -p 2 -b ismcts:100it,ismcts:25it --rotate -n 30 --seed 108
