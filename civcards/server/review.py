@@ -295,6 +295,7 @@ class ReviewOut(BaseModel):
     winners: list[int]
     result: str
     hints: list[dict[str, Any]] = Field(description="The hints used: {seat, index, move}.")
+    words: dict[str, str] = Field(description="The bot's preferred moves in words.")
     analysis: AnalysisOut
     link: str
 
@@ -464,6 +465,15 @@ def review_router(server: TableServer) -> APIRouter:
             result = game.describe_result(live.state, names, lang)
         except Exception:
             result = ""
+        analysis = analysis_of(rid, rec, stored)
+        said: dict[str, str] = {}
+        for m in (analysis.get("data") or {}).get("moves", []):
+            best = m.get("best")
+            if isinstance(best, str) and best not in said:
+                try:
+                    said[best] = game.describe_move(best, names, lang)
+                except Exception:
+                    said[best] = best
         return {
             "id": rid,
             "game": game.name,
@@ -474,7 +484,8 @@ def review_router(server: TableServer) -> APIRouter:
             "winners": list(res.winners) if res is not None else [],
             "result": result,
             "hints": [] if stored else hints_of(rid),
-            "analysis": analysis_of(rid, rec, stored),
+            "analysis": analysis,
+            "words": said,
             "link": f"/review/{rid}",
         }
 

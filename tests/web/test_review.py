@@ -213,7 +213,8 @@ def test_the_review_page_by_keyboard(server: ServerProcess, finished: str) -> No
             assert m["move"] in page.inner_text("#current")
             if m["best"] != m["move"]:
                 assert page.locator("[data-testid=preferred]").count() == 1
-                assert m["best"] in page.inner_text("[data-testid=preferred]")
+                preferred = page.inner_text("[data-testid=preferred]")
+                assert m["best"] in preferred and review["words"][m["best"]] in preferred
         # the keys: Home, then → twice, ← once
         page.locator("#review h3").first.click()
         page.keyboard.press("Home")

@@ -144,8 +144,12 @@ function renderGraph() {
 function markText(m) {
   return t("web.review.marked_item", {
     n: m.index + 1, name: name(m.seat), played: words(m.index, m.move), after: pct(m.after),
-    best: m.best, before: pct(m.before), label: labelText(m.label),
+    best: said(m.best), before: pct(m.before), label: labelText(m.label),
   });
+}
+
+function said(text) {
+  return (data.words && data.words[text]) || text;
 }
 
 function words(index, text) {
@@ -202,7 +206,7 @@ function renderCurrent() {
   else {
     lines.push(`<p class="label ${m.label}" data-testid="label">${esc(labelText(m.label))}</p>`);
     lines.push(`<p>${esc(t("web.review.chance", { before: pct(m.before), after: pct(m.after) }))}</p>`);
-    if (m.best !== mv.text) lines.push(`<p data-testid="preferred">${esc(t("web.review.preferred", { move: m.best, chance: pct(m.before) }))}</p>`);
+    if (m.best !== mv.text) lines.push(`<p data-testid="preferred">${esc(t("web.review.preferred", { move: said(m.best), chance: pct(m.before) }))} <code>${esc(m.best)}</code></p>`);
   }
   box.innerHTML = lines.join("");
 }
