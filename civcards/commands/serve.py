@@ -156,6 +156,12 @@ def register(app: typer.Typer) -> None:
             from ..server.app import eviction_settings
 
             eviction_settings(os.environ)  # $CIVCARDS_MAX_LIVE_GAMES etc. (docs/operations.md)
+            from ..server.review import review_settings
+
+            review_settings(os.environ)  # $CIVCARDS_ANALYSIS_* (docs/analysis.md)
+            from ..server.clocks import beat_from_env
+
+            beat_from_env()  # $CIVCARDS_CLOCK_BEAT (docs/operations.md)
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
@@ -197,12 +203,27 @@ def register(app: typer.Typer) -> None:
         except Exception as e:  # a bad URL: say so without a traceback
             typer.echo(f"error: cannot use the database {db!r}: {e}", err=True)
             raise typer.Exit(2) from None
-        uvicorn.run(
-            application,
-            host=host,
-            port=port,
-            log_level=log_level,
-            access_log=True,
-            ws_ping_interval=20,
-            ws_max_size=limits.ws_hard_cap(),
-        )
+        # CIVCARDS_PROFILE=FILE: profile the server process (cProfile) and write its stats to
+        # FILE when it stops (docs/loadtest.md, "Profiling")
+        profile = os.environ.get("CIVCARDS_PROFILE", "").strip()
+        prof = None
+        if profile:
+            import cProfile
+            import time
+
+            prof = cProfile.Profile(time.thread_time)  # CPU time: not skewed by neighbours
+            prof.enable()
+        try:
+            uvicorn.run(
+                application,
+                host=host,
+                port=port,
+                log_level=log_level,
+                access_log=True,
+                ws_ping_interval=20,
+                ws_max_size=limits.ws_hard_cap(),
+            )
+        finally:
+            if prof is not None:
+                prof.disable()
+                prof.dump_stats(profile)

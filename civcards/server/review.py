@@ -27,7 +27,7 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -63,6 +63,7 @@ from ..analysis import (
     state_at,
     suggest,
 )
+from ..bots.ismcts import parse_budget
 from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
@@ -319,15 +320,33 @@ class HintOut(BaseModel):
 # --------------------------------------------------------------------------- the router
 
 
+def review_settings(env: Mapping[str, str]) -> tuple[int, str, str]:
+    """(workers, analysis bot, hint bot) from ``CIVCARDS_ANALYSIS_WORKERS``,
+    ``CIVCARDS_ANALYSIS_BOT`` and ``CIVCARDS_HINT_BOT``; ValueError with a sentence."""
+    text = env.get("CIVCARDS_ANALYSIS_WORKERS", "").strip() or "1"
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise ValueError(f"CIVCARDS_ANALYSIS_WORKERS={text!r} must be a whole number from 1 to 64")
+    bots = []
+    for var, default in (
+        ("CIVCARDS_ANALYSIS_BOT", DEFAULT_ANALYSIS_BOT),
+        ("CIVCARDS_HINT_BOT", DEFAULT_HINT_BOT),
+    ):
+        spec = env.get(var, "").strip() or default
+        name, _, arg = spec.partition(":")
+        if name != "ismcts":
+            raise ValueError(f"{var}={spec!r} must name the search bot (ismcts:BUDGET)")
+        try:
+            parse_budget(arg.partition(":")[0] or None)
+        except ValueError as e:
+            raise ValueError(f"{var}: {e}") from None
+        bots.append(spec)
+    return int(text), bots[0], bots[1]
+
+
 def review_router(server: TableServer) -> APIRouter:
     """The review's routes; hooks the analysis of every game that ends on ``server``."""
     engine = server.engine
-    pool = AnalysisPool(
-        engine,
-        int(os.environ.get("CIVCARDS_ANALYSIS_WORKERS", "1") or 1),
-        os.environ.get("CIVCARDS_ANALYSIS_BOT", DEFAULT_ANALYSIS_BOT),
-        os.environ.get("CIVCARDS_HINT_BOT", DEFAULT_HINT_BOT),
-    )
+    pool = AnalysisPool(engine, *review_settings(os.environ))
     router = APIRouter()
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
     #: hints used per game held in memory: [{seat, index, move}]
@@ -638,4 +657,4 @@ class _Mover:
         self.to_move = to_move
 
 
-__all__ = ["AnalysisPool", "review_router"]
+__all__ = ["AnalysisPool", "review_router", "review_settings"]
