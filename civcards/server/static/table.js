@@ -7,10 +7,13 @@
 //   onView(table, changed)  a new view arrived (changed: another position or pending step)
 //   resultHTML(table)    (optional) the game's words under the winners of a finished game
 //   onExpansion(table, expansion)  (optional) a step that hides nothing was expanded
+//   guide(table)         (optional) the guided mode's {el, text}: the control to use next
 // `table` gives the module the view and what it may do (send a move, render again, names).
 import {
   announce, api, currentLang, errorText, esc, initLang, onLang, rememberSeat, seatFor, t,
 } from "./common.js";
+import { mountSettings, turnChanged } from "./alerts.js";
+import { guideTable, handsHTML, initTips, onGuide, outcomeHTML, refreshTip, renderStanding } from "./help.js";
 import { renderClock } from "./clock.js";
 
 const root = document.getElementById("table");
@@ -125,6 +128,8 @@ function onView(v) {
   root.dataset.status = v.game.status;
   game.onView(table, changed);
   render();
+  mountSettings(document.querySelector("#table .side"), `/rules/${encodeURIComponent(v.game.game)}`);
+  turnChanged(myTurn() && !v.result, v.game.title);
   if (v.move_number !== lastMove) {
     const last = v.log[v.log.length - 1];
     const parts = [];
@@ -173,6 +178,9 @@ function render() {
   renderClock(table, token); // the clocks, takeovers, resign and votes (clock.js)
   renderResult();
   renderLog();
+  renderStanding(view, name);
+  guideTable(table, game);
+  refreshTip();
   if (focusKey) {
     const el = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (el) { el.focus(); return; }
@@ -234,8 +242,8 @@ function renderResult() {
   const rematch = view.seat !== null
     ? `<button type="button" id="rematch" data-key="rematch">${esc(view.game.rematch_id ? t("web.open_rematch") : t("web.rematch"))}</button>` : "";
   box.innerHTML = `<h2>${esc(t("ui.game_over"))}</h2>
-    <p class="winners" data-testid="winners">${esc(r.winners_text)}</p>
-    ${more}
+    ${outcomeHTML(view)}<p class="winners" data-testid="winners">${esc(r.winners_text)}</p>
+    ${more}${handsHTML(view, name)}
     <p><a class="button" href="/api/games/${encodeURIComponent(gameId)}/record" download data-testid="download">${esc(t("web.download_record"))}</a> ${rematch}</p>`;
   const b = $("rematch");
   if (b) {
@@ -257,6 +265,8 @@ onLang((code) => {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ lang: code }));
   if (view) render();
 });
+onGuide(() => { if (view) render(); });
+initTips();
 await initLang();
 await whoAmI();
 if (badLink) $("error").textContent = t("web.bad_link");

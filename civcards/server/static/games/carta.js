@@ -70,6 +70,26 @@ const TAG = {
   democracy: ["U", 0], inspiration: ["C", 1],
 };
 const ERA = ["I", "II", "III"];
+// each domain's effects: level 1, level 2, discard (Culture: Inspiration only)
+const DOMAIN_EFFECTS = {
+  M: ["assassination", "purge", "attack"], R: ["holybook", "divineright", "inquisition"],
+  E: ["development", "monopoly", "embargo"], S: ["experiment", "research", "discovery"],
+  C: ["inspiration", null, null], U: ["oligarchy", "republic", "democracy"],
+};
+
+/** What a card of a domain does (its tip): the domain's effects by level. */
+export function cardTip(letter) {
+  const [l1, l2, disc] = DOMAIN_EFFECTS[letter];
+  const effects = l2 === null
+    ? t("ref.domain_culture", { effect: effectName(l1) })
+    : t("ref.domain", { l1: effectName(l1), l2: effectName(l2), disc: effectName(disc) });
+  return t("web.tip.card", { domain: domainName(letter), effects });
+}
+
+/** An effect's tip: its name and what it does. */
+function effectTip(kind) {
+  return `${effectName(kind)}: ${t(`help.${kind}`)}`;
+}
 const isCards = (tok) => /^[MRESCU]+$/.test(tok);
 const isSeat = (tok) => /^\d$/.test(tok);
 
@@ -117,12 +137,14 @@ function renderStatus() {
   const deck = o.deck_size ? t("web.deck_era", { n: o.deck_size, era: ERA[o.era] || "" }) : t("web.deck_empty");
   const me = view.seat === null ? t("web.spectator") : t("web.you_are", { name: name(view.seat) });
   const used = o.used_effects.length
-    ? `<p>${esc(t("ui.used", { effects: o.used_effects.map((k) => effectName(k)).join(", ") }))}</p>` : "";
+    ? `<p>${esc(t("ui.used", { effects: "" }).trim())} ${o.used_effects.map((k) => `<span data-tip="${esc(effectTip(k))}">${esc(effectName(k))}</span>`).join(", ")}</p>` : "";
   $("status").innerHTML = `
     <p class="turn ${myTurn() ? "mine" : ""}" data-testid="turn">${esc(turnText(T))}</p>
     <p>${esc(me)} · ${esc(t("ui.turn", { n: o.turn + 1 }))} · <span data-testid="deck">${esc(deck)}</span>
       ${o.last_round ? ` · <strong>${esc(t("ui.last_round"))}</strong>` : ""}</p>
     <p class="muted">${esc(t("ui.thresholds", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
+    <p class="muted legend-line" data-testid="thresholds-legend">${esc(t("web.thresholds_legend", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
+    ${o.phase === "draft" ? `<p class="draft-explain" data-testid="draft-explain">${esc(t("web.draft_explain"))}</p>` : ""}
     ${used}`;
 }
 
@@ -164,12 +186,12 @@ function renderPlayers() {
       if (coin) label.push(t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) }));
       const pct = (x) => Math.min(100, (x / need) * 100);
       return `<li class="cell d-${d} level-${level}" role="group" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
-        <div class="cell-head">${icon(d)}<span class="dname">${esc(domainName(d))}</span></div>
+        <div class="cell-head" data-tip="${esc(cardTip(d))}">${icon(d)}<span class="dname">${esc(domainName(d))}</span></div>
         <div class="count" aria-hidden="true">${n}${level ? `<span class="lv">${esc(t("web.level_short", { n: level }))}</span>` : ""}</div>
         <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>
           <span class="tick" data-left="${pct(l1)}" title="L1"></span><span class="tick" data-left="${pct(l2)}" title="L2"></span></div>
-        <div class="need" aria-hidden="true">${l1}·${l2}·${need}♛</div>
-        <div class="marks" aria-hidden="true">${marks.map((m) => `<span class="mark ${m.kind}" title="${esc(markText[marks.indexOf(m)])}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" title="${esc(t("term.coin"))}">◉</span>` : ""}</div>
+        <div class="need" aria-hidden="true" data-tip="${esc(t("web.thresholds_legend", { l1, l2, heg: need }))}">${l1}·${l2}·${need}♛</div>
+        <div class="marks" aria-hidden="true">${marks.map((m) => `<span class="mark ${m.kind}" data-tip="${esc(`${markText[marks.indexOf(m)]}. ${t(`ref.${m.kind}_marker_text`)}`)}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" data-tip="${esc(`${t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) })}. ${t("ref.coin_text")}`)}">◉</span>` : ""}</div>
       </li>`;
     });
     const toMove = o.to_move === s;
@@ -192,10 +214,10 @@ function cardButton(letter, kind, i, offered) {
   const label = kind === "play" ? t("web.play_card", { card: domainName(letter) })
     : kind === "keep" ? t("web.keep_card", { card: domainName(letter) }) : t("web.take_card", { card: domainName(letter) });
   if (!can) {
-    return `<li class="card d-${letter}" aria-label="${esc(domainName(letter))}">${icon(letter)}<span>${esc(domainName(letter))}</span></li>`;
+    return `<li class="card d-${letter}" aria-label="${esc(domainName(letter))}" data-tip="${esc(cardTip(letter))}">${icon(letter)}<span>${esc(domainName(letter))}</span></li>`;
   }
   return `<li><button type="button" class="card d-${letter} playable" data-move="${esc(opt)}" data-key="card-${kind}-${letter}-${i}"
-    aria-label="${esc(label)}" title="${esc(label)}">${icon(letter)}<span>${esc(domainName(letter))}</span></button></li>`;
+    aria-label="${esc(label)}" data-tip="${esc(`${label}. ${cardTip(letter)}`)}">${icon(letter)}<span>${esc(domainName(letter))}</span></button></li>`;
 }
 
 function cardRow(cards, kind) {
@@ -252,7 +274,7 @@ function renderActions() {
   if (kinds.length) {
     html += `<h2>${esc(t("web.effects"))}</h2><ul class="effects">`;
     for (const k of kinds) {
-      html += `<li><button type="button" class="effect" data-kind="${esc(k)}" data-key="effect-${esc(k)}" aria-describedby="help-${esc(k)}">
+      html += `<li><button type="button" class="effect" data-kind="${esc(k)}" data-key="effect-${esc(k)}" aria-describedby="help-${esc(k)}" data-tip="${esc(effectTip(k))}">
         <strong>${esc(effectName(k))}</strong> <span class="tag">${effectTag(k)}</span></button>
         <p class="help" id="help-${esc(k)}">${esc(t(`help.${k}`))}</p></li>`;
     }
@@ -315,7 +337,7 @@ function renderWalk(box) {
   const next = [...new Set(cands.filter((c) => c.tok.length > i).map((c) => c.tok[i]))];
   const step = stepReached(cands);
   const kind = walk.prefix[0];
-  let html = `<h2>${esc(effectName(kind))} <span class="tag">${effectTag(kind)}</span></h2><p class="help">${esc(t(`help.${kind}`))}</p>`;
+  let html = `<h2 data-tip="${esc(effectTip(kind))}">${esc(effectName(kind))} <span class="tag">${effectTag(kind)}</span></h2><p class="help">${esc(t(`help.${kind}`))}</p>`;
   if (walk.pending) {
     const p = view.pending;
     const text = kind === "discovery"
@@ -387,7 +409,7 @@ function renderDiscard() {
   const c = countLetters(d);
   const open = $("discard").querySelector("details")?.open ? " open" : "";
   $("discard").innerHTML = `<details${open} data-testid="discard"><summary>${esc(t("web.discard_count", { n: d.length }))}</summary>
-    ${d.length ? `<ul class="pile">${LETTERS.split("").filter((l) => c[l]).map((l) => `<li class="d-${l}">${icon(l)} ${esc(domainName(l))} × ${c[l]}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}
+    ${d.length ? `<ul class="pile">${LETTERS.split("").filter((l) => c[l]).map((l) => `<li class="d-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))} × ${c[l]}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}
   </details>`;
 }
 
@@ -400,7 +422,7 @@ export function resultHTML(table) {
   let tableHTML = "";
   if (r.victory === "majority") {
     const best = LETTERS.split("").map((l) => Math.max(...o.areas.map((a) => countLetters(a)[l])));
-    const head = LETTERS.split("").map((l) => `<th scope="col">${icon(l, "icon small")} ${esc(domainName(l))}</th>`).join("");
+    const head = LETTERS.split("").map((l) => `<th scope="col" data-tip="${esc(cardTip(l))}">${icon(l, "icon small")}<span class="dname-full"> ${esc(domainName(l))}</span><span class="sr-only">${esc(domainName(l))}</span></th>`).join("");
     const rows = o.areas.map((a, s) => {
       const c = countLetters(a);
       const cells = LETTERS.split("").map((l, d) => {
@@ -416,4 +438,27 @@ export function resultHTML(table) {
       <tbody>${rows}${teamRows}</tbody></table><p class="muted">${esc(t("ui.majority_legend"))}</p>`;
   }
   return `<p>${esc(r.why)}</p>${r.tiebreak ? `<p>${esc(r.tiebreak)}</p>` : ""}${tableHTML}`;
+}
+
+// -- the guided mode: the control to use next, and one line on it --
+
+export function guide(table) {
+  use(table);
+  const o = view.observation;
+  if (!myTurn() || o.finished) return null;
+  const q = (sel) => document.querySelector(sel);
+  if (walk) {
+    const el = q("#actions .choices button.primary, #actions .choices button:not(.cancel)");
+    return el ? { el, text: t("guide.walk") } : null;
+  }
+  const texts = optionTexts();
+  if (texts.some((x) => x.startsWith("keep "))) return { el: q('#mine button[data-move^="keep "]'), text: t("guide.keep") };
+  if (texts.some((x) => x.startsWith("take "))) return { el: q('#mine button[data-move^="take "]'), text: t("guide.take") };
+  if (texts.some((x) => x.startsWith("play "))) {
+    return { el: q('#mine button[data-move^="play "]'), text: t("guide.play", { l1: o.thresholds[0] }) };
+  }
+  const effect = q("#actions button.effect");
+  if (effect) return { el: effect, text: t("guide.effect") };
+  const end = q('#actions button[data-key="end"]');
+  return end ? { el: end, text: t("guide.end") } : null;
 }

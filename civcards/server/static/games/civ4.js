@@ -62,7 +62,7 @@ function resText(a) {
 
 /** [2, 0, 1] as chips: symbol, letter and amount (the words for screen readers). */
 function resChips(a, words = false) {
-  const out = RES.map((r, i) => (a[i] ? `<span class="res r-${r}" title="${esc(`${a[i]} ${resWord(r)}`)}">${resIcon(r)}<span aria-hidden="true">${a[i]}</span><span class="sr-only">${esc(`${a[i]} ${resWord(r)}`)}</span>${words ? ` <span aria-hidden="true">${esc(resWord(r))}</span>` : ""}</span>` : ""));
+  const out = RES.map((r, i) => (a[i] ? `<span class="res r-${r}" data-tip="${esc(`${a[i]} ${resWord(r)}`)}">${resIcon(r)}<span aria-hidden="true">${a[i]}</span><span class="sr-only">${esc(`${a[i]} ${resWord(r)}`)}</span>${words ? ` <span aria-hidden="true">${esc(resWord(r))}</span>` : ""}</span>` : ""));
   const s = out.join(" ").trim();
   return s || `<span class="muted">0</span>`;
 }
@@ -89,15 +89,15 @@ const PERSON = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><c
 
 function popIcons(n) {
   const shown = n <= 5 ? PERSON.repeat(n) : `${PERSON}×${n}`;
-  return `<span class="pop" title="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : "·"}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
+  return `<span class="pop" data-tip="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : "·"}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
 }
 
 function icons(card) {
   if (card.culture === undefined) return "";
   const parts = [];
-  if (card.culture) parts.push(`<span class="cul" title="${esc(t("ccg.culture_n", { n: card.culture }))}">♪${card.culture}<span class="sr-only"> ${esc(t("ccg.web.culture"))}</span></span>`);
-  if (card.happiness) parts.push(`<span class="hap" title="${esc(t("ccg.happiness_n", { n: card.happiness }))}">☺${card.happiness}<span class="sr-only"> ${esc(t("ccg.web.happiness"))}</span></span>`);
-  if (card.kind === "wonder" || card.kind === "tech") parts.push(`<span class="vp" title="1 ${esc(t("ccg.web.vp"))}">♛1</span>`);
+  if (card.culture) parts.push(`<span class="cul" data-tip="${esc(t("ccg.culture_n", { n: card.culture }))}">♪${card.culture}<span class="sr-only"> ${esc(t("ccg.web.culture"))}</span></span>`);
+  if (card.happiness) parts.push(`<span class="hap" data-tip="${esc(t("ccg.happiness_n", { n: card.happiness }))}">☺${card.happiness}<span class="sr-only"> ${esc(t("ccg.web.happiness"))}</span></span>`);
+  if (card.kind === "wonder" || card.kind === "tech") parts.push(`<span class="vp" data-tip="1 ${esc(t("ccg.web.vp"))}">♛1</span>`);
   return parts.length ? `<span class="icons">${parts.join(" ")}</span>` : "";
 }
 
@@ -143,7 +143,7 @@ function renderStatus() {
     if (!s) return "";
     const label = t(`ccg.web.highest_${k}`);
     const who = s.holder === null ? t("ccg.nobody") : name(s.holder);
-    return `<li data-testid="status-${k}"><strong>★ ${esc(label)}: ${esc(who)}</strong> — ${esc(s.why)}. <span class="muted">${esc(s.effect)}.</span></li>`;
+    return `<li data-testid="status-${k}" data-tip="${esc(s.effect)}"><strong>★ ${esc(label)}: ${esc(who)}</strong> — ${esc(s.why)}. <span class="muted">${esc(s.effect)}.</span></li>`;
   }).join("");
   const variants = (B.options || []).map((o) => (o.value === true ? o.name : `${o.name}=${o.value}`));
   const used = B.used && B.used.length ? `<p>${esc(t("ccg.web.used", { cards: B.used.join(", ") }))}</p>` : "";
@@ -181,7 +181,7 @@ function renderCombat() {
 
 function plotCard(e, p, compact) {
   const s = e.seat;
-  const cards = p.cards.map((c) => `<li class="${esc(c.kind)}" title="${esc(c.help)}">${esc(c.name)} ${icons(c)}${compact ? "" : `<br><small>${esc(c.help)}</small>`}</li>`);
+  const cards = p.cards.map((c) => `<li class="${esc(c.kind)}" data-tip="${esc(c.help)}">${esc(c.name)} ${icons(c)}${compact ? "" : `<br><small>${esc(c.help)}</small>`}</li>`);
   for (let i = 0; i < p.free; i++) cards.push(`<li class="free">○ ${esc(t("ccg.web.free_n", { n: 1 }))}</li>`);
   const label = t("ccg.web.plot_label", {
     n: p.n, name: p.name, res: resText(p.yields), pop: p.pop,
@@ -199,7 +199,7 @@ function plotCard(e, p, compact) {
     }
   }
   return `<li class="plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
-    <h4><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
+    <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
     <div aria-hidden="true">${popIcons(p.pop)}</div>
     <ul class="on" aria-hidden="true">${cards.join("")}</ul>${button}</li>`;
 }
@@ -210,12 +210,18 @@ function cardName(code) {
   return c ? c.name : code;
 }
 
+function botLabel(bot) {
+  const key = `web.bot_${bot}`;
+  const s = t(key);
+  return s === key ? bot : s;
+}
+
 function empireHTML(e, compact) {
   const s = e.seat;
   const info = view.game.seats[s] || {};
   const tags = [];
   if (s === view.seat) tags.push(t("ui.you"));
-  if (info.kind === "bot") tags.push(info.bot || "bot");
+  if (info.kind === "bot") tags.push(botLabel((info.bot || "").split(":")[0]));
   else if (!info.joined) tags.push(t("web.not_joined"));
   const toMove = B.to_move === s;
   const st = B.status || {};
@@ -226,7 +232,7 @@ function empireHTML(e, compact) {
   const vpText = t("ccg.web.vp_line", { vp: e.vp, techs: tb.techs, pop: tb.pop, wonders: tb.wonders });
   const title = s === view.seat ? t("ccg.web.your_empire") : t("ccg.web.empire_of", { name: name(s) });
   const techs = e.techs.length
-    ? e.techs.map((c) => `<span title="${esc(c.help)}">${esc(c.name)} <small>(${esc(c.era)})</small></span>`).join(", ")
+    ? e.techs.map((c) => `<span data-tip="${esc(c.help)}">${esc(c.name)} <small>(${esc(c.era)})</small></span>`).join(", ")
     : esc(t("ccg.none"));
   return `<article class="player c4-empire ${compact ? "compact" : ""} ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}" aria-label="${esc(title)}" data-testid="player-${s}">
     <h3>${toMove ? `<span class="arrow" aria-label="${esc(t("web.to_move"))}">▶</span> ` : ""}${esc(name(s))} <small>${esc(tags.join(" · "))}</small>
@@ -255,14 +261,14 @@ function marketsHTML() {
   const plots = (B.plot_market || []).map((c) => {
     const can = mine() && startsWith(`plot ${c.code}`).length > 0;
     const btn = can ? `<button type="button" data-pay="${esc(c.code)}" data-key="buy-plot-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_plot", { name: c.name, cost: c.cost }))}">${esc(t("ccg.web.buy"))} (${c.cost})</button>` : "";
-    return `<li class="ccard ${ui.pay && ui.pay.code === c.code ? "selected" : ""}" data-testid="market-plot-${esc(c.code)}"><h4>${esc(c.name)} ${resChips(c.yields)}</h4>${btn}</li>`;
+    return `<li class="ccard ${ui.pay && ui.pay.code === c.code ? "selected" : ""}" data-testid="market-plot-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} ${resChips(c.yields)}</h4>${btn}</li>`;
   });
   const techs = (B.tech_market || []).map((c) => {
     const can = mine() && has(`tech ${c.code}`);
     const cost = c.now === null || c.now === undefined ? c.cost : c.now;
     const costText = cost !== c.cost ? t("ccg.web.cost_now", { now: cost, base: c.cost }) : t("ccg.cost", { cost });
     const btn = can ? `<button type="button" data-send="tech ${esc(c.code)}" data-key="buy-tech-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_tech", { name: c.name, cost }))}">${esc(t("ccg.web.buy"))} ${resChips([0, 0, cost])}</button>` : "";
-    return `<li class="ccard" data-testid="market-tech-${esc(c.code)}"><h4>${esc(c.name)} <small>${esc(t("ccg.web.era", { era: c.era }))}</small></h4>
+    return `<li class="ccard" data-testid="market-tech-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} <small>${esc(t("ccg.web.era", { era: c.era }))}</small></h4>
       <div class="meta">${esc(costText)} ${resChips([0, 0, cost])} ${icons(c)}</div><p class="help">${esc(c.help)}</p>${btn}</li>`;
   });
   const piles = t("ccg.piles", { plots: p.plots, techs: p.techs, era: p.era || t("ccg.none"), deck: p.deck, discard: p.discard, pop: p.population });
@@ -285,7 +291,7 @@ function handHTML() {
     }
     const cost = c.now === null || c.now === undefined ? "" : (c.now !== c.cost ? t("ccg.web.cost_now", { now: c.now, base: c.cost }) : t("ccg.cost", { cost: c.now }));
     return `<li class="ccard ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
-      <h4>${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
+      <h4 data-tip="${esc(c.help)}">${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
       <div class="meta">${cost ? `${esc(cost)} ${resChips([0, c.now, 0])}` : ""} ${icons(c)}
         <span>${esc(t("ccg.cash_value", { res: "" }).trim())} ${resChips(c.res)}</span></div>
       <p class="help">${esc(c.help)}</p>${buttons.join(" ")}</li>`;
@@ -306,7 +312,7 @@ function renderSide() {
   const open = $("discard").querySelector("details")?.open ? " open" : "";
   const n = d.reduce((a, c) => a + c.count, 0);
   $("discard").innerHTML = `<details${open} data-testid="discard"><summary>${esc(t("ccg.web.discard_pile", { n }))}</summary>
-    ${n ? `<ul>${d.map((c) => `<li>${esc(c.name)} × ${c.count}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}</details>
+    ${n ? `<ul>${d.map((c) => `<li data-tip="${esc(c.help)}">${esc(c.name)} × ${c.count}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}</details>
     <p class="muted">${esc(t("ccg.web.legend"))}</p>`;
 }
 
@@ -380,7 +386,7 @@ function panel() {
   const step = B.step;
   const d = decide();
   if (step === "draft") {
-    const plots = (B.draft || []).map((p) => `<li class="ccard"><h4>${esc(p.name)} ${resChips(p.yields)}</h4>
+    const plots = (B.draft || []).map((p) => `<li class="ccard"><h4 data-tip="${esc(p.help)}">${esc(p.name)} ${resChips(p.yields)}</h4>
       ${has(`pick ${p.code}`) ? `<button type="button" class="primary" data-send="pick ${esc(p.code)}" data-key="pick-${esc(p.code)}" aria-label="${esc(t("ccg.move.pick", { plot: p.name }))}">${esc(t("ccg.web.take"))}</button>` : ""}</li>`);
     return `<h2>${esc(t("ccg.web.draft_title"))}</h2><ul class="cards">${plots.join("")}</ul>`;
   }
@@ -799,4 +805,16 @@ export function resultHTML(table) {
     <thead><tr><th scope="col">${esc(t("ui.seat"))}</th><th scope="col">♛ ${esc(t("ccg.web.vp"))}</th><th scope="col">${esc(t("ccg.target.tech"))}</th>
     <th scope="col">${esc(t("ccg.target.population"))}</th><th scope="col">${esc(t("ccg.target.wonder"))}</th></tr></thead>
     <tbody>${rows.join("")}</tbody></table><p class="muted">${esc(r.tiebreak || "")}</p>`;
+}
+
+// -- the guided mode: the control to use next, and one line on it --
+
+export function guide(table) {
+  use(table);
+  if (!mine()) return null;
+  const el = document.querySelector("#actions button.primary:not([disabled])")
+    || document.querySelector('#actions [data-testid="actions"] button:not([disabled]):not(.cancel)');
+  if (!el) return null;
+  if (B.step === "purchase" && !opened.length && !ui.pay && !ui.build) return { el, text: t("ccg.guide.purchase") };
+  return { el, text: t("ccg.guide.move", { step: B.step_name || "" }) };
 }

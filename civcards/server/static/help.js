@@ -1,0 +1,236 @@
+// Rules at hand, at the table and on the rules pages (issue 21). Nothing here knows a game:
+//   tips     every element with data-tip="…" explains itself: on hover, on keyboard focus, and
+//            on a long press on a phone (the press shows the tip instead of clicking); the tip
+//            is a small popover (#tip, role=tooltip) the element points at with aria-describedby;
+//   guide    the guided mode: the control to use next is highlighted and a one-line hint sits
+//            by it; on until turned off (remembered in localStorage), for new players' first games;
+//   standing the live panel of who leads (the game's web_view gives it: view.board.standing);
+//   ending   plainly whether you won or lost and why, and every final hand.
+// On a rules page (/rules/...) it also starts a guided game against a bot.
+import { api, esc, initLang, onLang, rememberSeat, t } from "./common.js";
+
+// -- tips ---------------------------------------------------------------------------------------
+
+let tipBox = null;
+let tipFor = null;
+let pressTimer = null;
+let pressed = false;
+let suppressUntil = 0;
+const LONG_PRESS_MS = 450;
+
+function box() {
+  if (!tipBox) {
+    tipBox = document.createElement("div");
+    tipBox.id = "tip";
+    tipBox.className = "tip";
+    tipBox.setAttribute("role", "tooltip");
+    tipBox.hidden = true;
+    tipBox.dataset.testid = "tip";
+    document.body.appendChild(tipBox);
+  }
+  return tipBox;
+}
+
+/** Show the tip of `el` (its data-tip) by it, inside the page's width. */
+export function showTip(el) {
+  const text = el && el.dataset ? el.dataset.tip : "";
+  if (!text) return;
+  const b = box();
+  if (tipFor && tipFor !== el) tipFor.removeAttribute("aria-describedby");
+  b.textContent = text;
+  b.hidden = false;
+  tipFor = el;
+  el.setAttribute("aria-describedby", "tip");
+  const r = el.getBoundingClientRect();
+  const width = document.documentElement.clientWidth;
+  const w = b.offsetWidth;
+  const h = b.offsetHeight;
+  const left = Math.max(4, Math.min(r.left, width - w - 4));
+  const below = r.bottom + 6 + h < window.innerHeight || r.top < h + 6;
+  b.style.left = `${left + window.scrollX}px`;
+  b.style.top = `${(below ? r.bottom + 6 : r.top - h - 6) + window.scrollY}px`;
+}
+
+export function hideTip() {
+  if (tipBox) tipBox.hidden = true;
+  if (tipFor) tipFor.removeAttribute("aria-describedby");
+  tipFor = null;
+}
+
+/** Listen once for the whole page (the tables redraw their elements: events are delegated). */
+export function initTips() {
+  if (document.body.dataset.tips) return;
+  document.body.dataset.tips = "1";
+  const target = (e) => (e.target && e.target.closest ? e.target.closest("[data-tip]") : null);
+  document.addEventListener("pointerover", (e) => {
+    if (e.pointerType === "touch") return;
+    const el = target(e);
+    if (el) showTip(el);
+    else if (tipFor && !(e.target.closest && e.target.closest("#tip"))) hideTip();
+  });
+  document.addEventListener("focusin", (e) => { const el = target(e); if (el) showTip(el); else hideTip(); });
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
+  document.addEventListener("scroll", () => { if (tipFor && !document.contains(tipFor)) hideTip(); }, { passive: true });
+  // a long press on a phone shows the tip, and is not a click
+  document.addEventListener("pointerdown", (e) => {
+    clearTimeout(pressTimer);
+    pressed = false;
+    if (e.pointerType === "mouse") return;
+    const el = target(e);
+    if (!el) { hideTip(); return; }
+    pressTimer = setTimeout(() => { pressed = true; showTip(el); }, LONG_PRESS_MS);
+  });
+  for (const ev of ["pointerup", "pointercancel"]) {
+    document.addEventListener(ev, () => {
+      clearTimeout(pressTimer);
+      if (pressed) suppressUntil = performance.now() + 700; // the clicks the press ends with
+      pressed = false;
+    });
+  }
+  document.addEventListener("click", (e) => {
+    if (pressed || performance.now() < suppressUntil) { e.preventDefault(); e.stopPropagation(); }
+  }, true);
+  document.addEventListener("contextmenu", (e) => { if (target(e)) e.preventDefault(); });
+}
+
+/** After a redraw: a tip whose element went away goes too. */
+export function refreshTip() {
+  if (tipFor && !document.contains(tipFor)) hideTip();
+}
+
+// -- the guide ------------------------------------------------------------------------------------
+
+const GUIDE_KEY = "civcards.guide";
+const guideListeners = [];
+
+/** On unless the player turned it off. */
+export function guideOn() {
+  try { return localStorage.getItem(GUIDE_KEY) !== "off"; } catch { return true; }
+}
+
+export function setGuide(on) {
+  try { localStorage.setItem(GUIDE_KEY, on ? "on" : "off"); } catch { /* private mode */ }
+  for (const f of guideListeners) f(on);
+}
+
+export function onGuide(f) {
+  guideListeners.push(f);
+}
+
+/** The shell's guess at the control to use when the game's module says nothing. */
+function genericHint() {
+  const el = document.querySelector("#actions button.primary:not([disabled]), #mine button.playable, #actions button:not([disabled])");
+  return el ? { el, text: t("web.guide.generic") } : null;
+}
+
+/** Point at what to do next: `hint` is {el, text} (or null: nothing to point at). */
+export function showGuide(hint) {
+  for (const el of document.querySelectorAll(".guide-target")) el.classList.remove("guide-target");
+  const old = document.getElementById("guide");
+  if (old) old.remove();
+  if (!guideOn() || !hint || !hint.el || !document.contains(hint.el)) return;
+  hint.el.classList.add("guide-target");
+  const g = document.createElement("div");
+  g.id = "guide";
+  g.className = "guide";
+  g.setAttribute("role", "note");
+  g.dataset.testid = "guide";
+  g.dataset.for = hint.el.dataset.key || hint.el.dataset.move || "";
+  g.innerHTML = `<p><strong>${esc(t("web.guide.label"))}:</strong> <span data-testid="guide-text">${esc(hint.text)}</span></p>
+    <button type="button" class="guide-off" data-testid="guide-off">${esc(t("web.guide.off"))}</button>`;
+  g.querySelector("button").addEventListener("click", () => { setGuide(false); showGuide(null); });
+  // by the control, after its row: the order of the controls (Tab) is unchanged before it
+  const anchor = hint.el.closest("ul, ol, .choices, .effects") || hint.el;
+  anchor.after(g);
+}
+
+/** The guide for the table after a redraw: the game's own hint, else the shell's guess. */
+export function guideTable(table, game) {
+  if (!guideOn() || !table.view || table.view.seat === null || !table.myTurn() || table.view.result) {
+    showGuide(null);
+    return;
+  }
+  let hint = null;
+  try { hint = game.guide ? game.guide(table) : null; } catch { hint = null; }
+  showGuide(hint || genericHint());
+}
+
+// -- who leads, and the end ------------------------------------------------------------------------
+
+/** The live panel of who leads (the game's `standing`, from the seat's own view). */
+export function renderStanding(view, name) {
+  let sec = document.getElementById("standing");
+  // while the game is on (the end says who won, and why)
+  const st = view && view.board && !view.result ? view.board.standing : null;
+  if (!st) { if (sec) sec.hidden = true; return; }
+  if (!sec) {
+    sec = document.createElement("section");
+    sec.id = "standing";
+    sec.className = "panel standing";
+    sec.dataset.testid = "standing";
+    const status = document.getElementById("status");
+    status.after(sec);
+  }
+  const open = sec.querySelector("details") ? sec.querySelector("details").open : true;
+  sec.hidden = false;
+  const rows = (st.rows || []).map((r) => `<li class="${r.lead ? "lead" : ""}" data-testid="standing-${r.seat}">
+    <strong>${r.lead ? "★ " : ""}${esc(name(r.seat))}${r.seat === view.seat ? ` (${esc(t("web.standing.you"))})` : ""}</strong>: ${esc(r.text)}</li>`);
+  sec.innerHTML = `<details${open ? " open" : ""}><summary>${esc(st.title)}</summary>
+    <p class="lead-line" data-testid="standing-lead">${esc(st.lead)}</p>
+    <ul class="standing-rows">${rows.join("")}</ul>
+    ${st.note ? `<p class="muted">${esc(st.note)}</p>` : ""}</details>`;
+}
+
+/** The end for the viewer: won or lost, plainly (a spectator gets nothing here). */
+export function outcomeHTML(view) {
+  const r = view.result;
+  if (!r || view.seat === null || view.seat === undefined) return "";
+  const won = (r.winners || []).includes(view.seat);
+  const key = won ? ((r.winners || []).length > 1 && r.shared ? "web.you_shared" : "web.you_won") : "web.you_lost";
+  return `<p class="outcome ${won ? "won" : "lost"}" data-testid="outcome">${esc(t(key))}</p>`;
+}
+
+/** Every final hand (public once the game is over). */
+export function handsHTML(view, name) {
+  const hands = view.result && view.result.hands;
+  if (!hands || !hands.length) return "";
+  const items = hands.map((h) => `<li data-testid="final-hand-${h.seat}"><strong>${esc(name(h.seat))}</strong>: ${esc(h.words)}</li>`);
+  return `<h3>${esc(t("web.final_hands"))}</h3><ul class="final-hands" data-testid="final-hands">${items.join("")}</ul>`;
+}
+
+// -- the rules page: a guided first game against a bot ---------------------------------------------
+
+async function startGuided(btn) {
+  const err = document.getElementById("guided-error");
+  btn.disabled = true;
+  const kinds = await api("GET", "/api/kinds");
+  const kind = kinds.ok ? kinds.data.games.find((k) => k.name === btn.dataset.game) : null;
+  const players = kind ? Math.max(2, kind.min_players) : 2;
+  const seats = [{ kind: "human" }];
+  for (let i = 1; i < players; i++) seats.push({ kind: "bot", bot: kind ? kind.default_bot : undefined });
+  const r = await api("POST", "/api/games", { body: { game: btn.dataset.game, players, seats } });
+  if (!r.ok) { btn.disabled = false; err.textContent = t("web.error", { detail: r.data.detail || "" }); return; }
+  const mine = r.data.seats.find((s) => s.token);
+  const c = await api("POST", `/api/games/${encodeURIComponent(r.data.id)}/claim`, { token: mine.token });
+  if (!c.ok) { btn.disabled = false; err.textContent = t("web.error", { detail: c.data.detail || "" }); return; }
+  rememberSeat(r.data.id, c.data.seat, c.data.token);
+  await api("POST", `/api/games/${encodeURIComponent(r.data.id)}/join`, { token: c.data.token, body: { name: null } });
+  setGuide(true);
+  location.href = `/game/${encodeURIComponent(r.data.id)}#seat=${c.data.seat}`;
+}
+
+const rulesPage = document.getElementById("rules-page");
+if (rulesPage) {
+  initTips();
+  // a language asked for in the address wins over the one remembered
+  if (new URLSearchParams(location.search).has("lang")) {
+    try { localStorage.setItem("civcards.lang", rulesPage.dataset.lang); } catch { /* private mode */ }
+  }
+  onLang((code) => {
+    // the rules are written per language: load the page in the new one
+    if (code !== rulesPage.dataset.lang) location.search = `?lang=${code}`;
+  });
+  await initLang();
+  const b = document.getElementById("guided-start");
+  if (b) b.addEventListener("click", () => startGuided(b));
+}

@@ -1,0 +1,164 @@
+"""Rules at hand (issue 21): each game's rules page and card reference in the five languages,
+through a real server; who leads (from a seat's own view) and the final hands, through the
+game interface."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from civcards.game_api import get_game
+from civcards.games.carta.standing import standing as carta_standing
+from civcards.i18n import LANGS, t
+
+from .conftest import ServerProcess
+
+GAMES = ("carta", "civ4")
+#: words that only English uses: none may appear in another language's page
+ENGLISH = {
+    "the", "and", "your", "you", "with", "when", "which", "each", "from", "their", "this",
+    "that", "is", "are", "of", "to", "cards", "turn", "wins", "player", "players", "level",
+}  # fmt: skip
+
+
+def visible_words(page: str) -> list[str]:
+    """The words a reader sees: no scripts (the catalogue), no tags, entities decoded."""
+    body = re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    return re.findall(r"[^\W\d_]+", html.unescape(body).lower())
+
+
+def get(server: ServerProcess, path: str) -> httpx.Response:
+    return httpx.get(server.base + path, timeout=20)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", GAMES)
+def test_rules_page_and_card_reference_in_every_language(
+    server: ServerProcess, name: str, lang: str
+) -> None:
+    r = get(server, f"/rules/{name}?lang={lang}")
+    assert r.status_code == 200, r.text
+    page = r.text
+    shown = html.unescape(page)
+    assert f'<html lang="{lang}">' in page
+    assert 'data-testid="rules-text"' in page and 'data-testid="card-reference"' in page
+    api = get(server, f"/api/rules/{name}?lang={lang}").json()
+    assert api["lang"] == lang and api["game"] == name
+    ref = api["reference"]
+    cards = sum(len(s["cards"]) for s in ref["sections"])
+    # every card (civ4: the packaged set) or effect with its text, all on the page
+    assert page.count('data-testid="ref-card"') == cards
+    assert cards == (6 + 16 + 3 if name == "carta" else 14 + 24 + 13 + 10 + 6)
+    for sec in ref["sections"]:
+        for card in sec["cards"]:
+            assert card["text"].strip() and card["text"] in shown
+    # the rules page has its sections and an example
+    assert page.count("<h2>") >= 4 and re.search(r"<em>[^<]+</em>", api["html"])
+    if name == "civ4":  # the card set is labelled as reconstructed wherever shown
+        assert ref["note"] == t(lang, "ccg.reconstructed")
+        assert ref["note"] in shown
+        assert "<blockquote>" in api["html"]
+    if lang != "en":  # beyond proper names (the game's title)
+        leaks = sorted(set(visible_words(page.replace(api["title"], " "))) & ENGLISH)
+        assert not leaks, f"English words on the {lang} page: {leaks}"
+
+
+def test_the_english_check_can_fail(server: ServerProcess) -> None:
+    """The same check finds English on the English page (it is not vacuous)."""
+    page = get(server, "/rules/carta?lang=en").text
+    assert {"the", "your", "cards", "turn"} <= set(visible_words(page))
+
+
+def test_rules_index_and_unknown_game(server: ServerProcess) -> None:
+    page = get(server, "/rules?lang=de").text
+    for name in GAMES:
+        assert f'href="/rules/{name}?lang=de"' in page
+    r = get(server, "/api/rules/nosuchgame")
+    assert r.status_code == 404 and r.json()["code"] == "no_game"
+    r = get(server, "/rules/nosuchgame")
+    assert r.status_code == 404
+
+
+def test_the_rules_do_not_run_raw_html() -> None:
+    """CommonMark without raw HTML: a game's text is shown, never run."""
+    from civcards.server.rules import _MD
+
+    out = _MD.render("a <script>alert(1)</script> b")
+    assert "<script>" not in out and "&lt;script&gt;" in out
+
+
+# -- who leads: from the seat's own view ---------------------------------------------------------
+
+
+def test_carta_standing_majorities_and_tie_break_R22() -> None:
+    """R22: the example of the rules page (Ana 3 Military 2 Science; Ben 1 Military 2 Science
+    1 Utopia: 2 points each, Ben leads on Utopia); R21: a Democracy raises the need."""
+    obs: dict[str, Any] = {
+        "areas": ["MMMSS", "MSSU"],
+        "thresholds": [3, 5, 8],
+        "teams": False,
+        "markers": [{"seat": 0, "domain": "M", "kind": "democracy", "by": 1}],
+    }
+    st = carta_standing(obs, ["Ana", "Ben"], "en")
+    assert st["lead"] == t("en", "lead.majority", name="Ben", points=2)
+    assert [r["lead"] for r in st["rows"]] == [False, True]
+    # Ana's closest Hegemony: Military 3 of 8 + 1 Democracy = 9 (6 to go) vs Science 2 of 8
+    assert st["rows"][0]["text"] == t(
+        "en", "lead.row", points=2, domain="Military", have=3, need=9, more=6
+    )
+    obs["areas"] = ["", ""]
+    assert carta_standing(obs, ["Ana", "Ben"], "fr")["lead"] == t("fr", "lead.nobody")
+
+
+def test_carta_standing_teams_R24() -> None:
+    obs = {"areas": ["MM", "M", "S", ""], "thresholds": [2, 4, 7], "teams": True, "markers": []}
+    st = carta_standing(obs, ["A", "B", "C", "D"], "en")
+    # team A (seats 0+2): Military and Science = 2; team B: nothing
+    assert "2" in st["lead"] and "A" in st["lead"]
+    assert [r["lead"] for r in st["rows"]] == [True, False, True, False]
+
+
+def play_to_end(name: str, players: int, seed: int) -> Any:
+    game = get_game(name)
+    state = game.new_state(players, game.check_options(players, {}), seed)
+    rng = random.Random(seed)
+    while not game.result(state):
+        choice = rng.choice(game.choices(state))
+        while not choice.final:
+            choice = rng.choice(game.expand(state, choice).choices)
+        game.apply_choice(state, choice)
+    return game, state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_standing_comes_from_the_seats_view_and_hands_show_at_the_end(name: str) -> None:
+    """The panel is the same for every seat (it reads public facts only, R25/C72); while the
+    game is on no view holds another seat's hand; once it is over every hand is in the view."""
+    game = get_game(name)
+    names = ["Ana", "Ben", "Cy"]
+    state = game.new_state(3, game.check_options(3, {}), 11)
+    rng = random.Random(3)
+    for _ in range(30):
+        choice = rng.choice(game.choices(state))
+        while not choice.final:
+            choice = rng.choice(game.expand(state, choice).choices)
+        game.apply_choice(state, choice)
+    views = [game.web_view(state, s, names, "en") for s in (0, 1, 2, None)]
+    assert all(v["standing"] == views[0]["standing"] for v in views)
+    assert all("result" not in v for v in views)
+    if name == "civ4":  # C70: the rows are the VP counts; C68: what ends the game
+        obs = game.observe(state, None)
+        for row, pv in zip(views[0]["standing"]["rows"], obs.seats, strict=True):  # type: ignore[attr-defined]
+            assert row["text"].startswith(f"{pv.score[0]} ")
+        left = len(obs.tech_market) + obs.tech_pile  # type: ignore[attr-defined]
+        assert f": {left} " in views[0]["standing"]["note"]
+    game, done = play_to_end(name, 2, 5)
+    v = game.web_view(done, 0, names[:2], "de")
+    hands = v["result"]["hands"]
+    assert [h["seat"] for h in hands] == [0, 1] and all(h["words"] for h in hands)
