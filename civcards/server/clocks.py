@@ -386,7 +386,7 @@ class ServiceTime:
 # -- the clocks -----------------------------------------------------------------------------
 
 
-def _beat_from_env() -> float:
+def beat_from_env() -> float:
     text = os.environ.get("CIVCARDS_CLOCK_BEAT", "").strip()
     if not text:
         return 5.0
@@ -406,7 +406,7 @@ class Clocks:
     def __init__(self, server: TableServer, *, tick: float = 0.25, beat: float | None = None):
         self.server = server
         self.tick = tick
-        self.service = ServiceTime(server.engine, _beat_from_env() if beat is None else beat)
+        self.service = ServiceTime(server.engine, beat_from_env() if beat is None else beat)
         self._task: asyncio.Task[None] | None = None
         #: games whose timeout could not be handled (not hosted here): not tried again
         self._skip: set[str] = set()
@@ -431,6 +431,19 @@ class Clocks:
         spec = spec_of(live)
         now = self.service.now()
         old = cast("ClockState | None", live.clock_state)
+        if (
+            old is not None
+            and old.idx == idx
+            and old.seat == seat
+            and old.deadline is not None
+            and now > old.deadline
+            and live.seats[seat].kind == "human"
+        ):
+            # the time ran out before the move came (the bot takes the seat in a moment):
+            # refused, and the move's transaction with it
+            raise ApiError(
+                409, "out_of_time", "your time ran out before this move: a bot plays your seat"
+            )
         remaining = list(old.remaining) if old is not None else []
         if spec["type"] == "game":
             if len(remaining) != len(live.seats):
@@ -742,7 +755,9 @@ class Clocks:
 
     async def sit(self, live: Live, seat: int | None, name: str | None) -> tuple[int, str]:
         """Take a free seat of a public game (the first free one when ``seat`` is None):
-        the seat's own token (shown once), as its invitation would have given."""
+        the seat's own token (shown once), as its invitation would have given. With a
+        ``name``, the seat is joined at once (:meth:`TableServer.join`'s rules); without,
+        the table asks for the name as after a claimed invitation."""
         server = self.server
         name = clean_name(name)
         if live.private:
@@ -782,14 +797,19 @@ class Clocks:
                         SeatRow.invite_hash == info.invite_hash,
                         SeatRow.token_hash.is_(None),
                     )
-                    .values(token_hash=new_hash, invite_hash=None, name=new_name, joined=True)
+                    .values(
+                        token_hash=new_hash,
+                        invite_hash=None,
+                        name=new_name,
+                        joined=info.joined or bool(name),
+                    )
                 )
                 if cast("CursorResult[Any]", res).rowcount != 1:
                     server._sync_locked(live)
                     raise ApiError(409, "seat_taken", f"seat {seat} was taken meanwhile")
             info.invite_hash = None
             info.name = new_name
-            info.joined = True
+            info.joined = info.joined or bool(name)
             server._set_token(live, seat, new_hash)
             tell = getattr(server, "_tell", None)
             if tell is not None:

@@ -73,7 +73,7 @@ def test_a_clock_runs_out_on_the_table_and_a_bot_takes_the_seat(
     g = server.create(
         players=2,
         seats=[{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}],
-        clock={"type": "move", "seconds": 3},
+        clock={"type": "move", "seconds": 5},
         takeover_bot="random",
         seed=31,
     )
@@ -85,7 +85,7 @@ def test_a_clock_runs_out_on_the_table_and_a_bot_takes_the_seat(
     page.wait_for_selector("[data-testid=clock-1]")
     clock = page.locator("[data-testid=clock]")
     assert clock.get_attribute("data-running") == "1"
-    assert "3 s per move" in clock.inner_text()
+    assert "5 s per move" in clock.inner_text()
     # the clock ticks down in the browser (the server decides when it runs out)
     first = page.inner_text("[data-testid=clock-1] time")
     time.sleep(1.1)

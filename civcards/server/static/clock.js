@@ -135,3 +135,79 @@ function tick() {
     });
   }
 }
+
+// -- the lobby: a new game's clock, the clock of a listed game, an open table's free seats --
+
+const form = { type: "none", seconds: 60, minutes: 10, increment: 5, days: 3, bot: null };
+
+/** Draw (again) the new game's clock settings after ``after`` (the seats' list); ``kind``
+ * is the chosen game (its bots and default bot, GET /api/kinds). */
+export function clockForm(after, kind) {
+  let el = document.getElementById("clock-form");
+  if (!el) {
+    el = document.createElement("fieldset");
+    el.id = "clock-form";
+    el.className = "row clock-form";
+    after.after(el);
+  }
+  if (!form.bot || !kind.bots.some((b) => b.name === form.bot)) form.bot = kind.default_bot;
+  const kinds = ["none", "move", "game", "days"].map((k) => `<option value="${k}"${form.type === k ? " selected" : ""}>${esc(t(k === "none" ? "web.clock_none" : `web.clock_kind_${k}`))}</option>`);
+  const num = (id, key, label, min, max) => `<label><span>${esc(t(label))}</span>
+    <input type="number" id="${id}" data-clock="${key}" min="${min}" max="${max}" value="${esc(form[key])}" data-testid="${id}"></label>`;
+  const fields = {
+    none: "",
+    move: num("clock-seconds", "seconds", "web.clock_seconds", 1, 86400),
+    game: num("clock-minutes", "minutes", "web.clock_minutes", 1, 10080) + num("clock-increment", "increment", "web.clock_increment", 0, 3600),
+    days: num("clock-days", "days", "web.clock_days_n", 1, 30),
+  }[form.type];
+  const bots = kind.bots.map((b) => `<option value="${esc(b.name)}"${b.name === form.bot ? " selected" : ""}>${esc(b.label || b.name)}</option>`);
+  el.innerHTML = `<legend>${esc(t("web.clock_label"))}</legend>
+    <label><span>${esc(t("web.clock_label"))}</span> <select id="clock-type" data-testid="clock-type">${kinds.join("")}</select></label>
+    ${fields}
+    <label><span>${esc(t("web.takeover_bot"))}</span> <select id="takeover-bot" data-testid="takeover-bot">${bots.join("")}</select></label>`;
+  el.querySelector("#clock-type").addEventListener("change", (e) => { form.type = e.target.value; clockForm(after, kind); });
+  el.querySelector("#takeover-bot").addEventListener("change", (e) => { form.bot = e.target.value; });
+  for (const input of el.querySelectorAll("[data-clock]")) {
+    input.addEventListener("change", () => { form[input.dataset.clock] = input.value; });
+  }
+}
+
+/** The new game's clock fields of POST /api/games (the server checks them). */
+export function clockBody() {
+  const whole = (x) => (String(x).trim() === "" ? null : Number(x));
+  const clock = { type: form.type };
+  if (form.type === "move") clock.seconds = whole(form.seconds);
+  if (form.type === "game") {
+    const m = whole(form.minutes);
+    clock.base = m === null ? null : Math.round(m * 60);
+    clock.increment = whole(form.increment);
+  }
+  if (form.type === "days") clock.days = whole(form.days);
+  return { clock, takeover_bot: form.bot };
+}
+
+/** A listed game's clock, in words ("" without one). */
+export function clockLabel(g) {
+  const c = g.clock;
+  if (!c || c.type === "none") return "";
+  return ` · ⏱ ${esc(kindText(c))}`;
+}
+
+/** The buttons taking the free seats of a public game being played. */
+export function seatButtons(g) {
+  if (g.private || g.status !== "playing") return "";
+  return g.seats.filter((s) => s.free).map((s) => `<button type="button" class="sit primary" data-game="${esc(g.id)}" data-seat="${s.seat}" data-testid="sit-${esc(g.id)}-${s.seat}">${esc(t("web.take_seat", { n: s.seat + 1 }))}</button>`).join(" ");
+}
+
+/** Make the free-seat buttons under ``root`` take their seat, then open the table. */
+export function bindSeatButtons(root, remember, onError) {
+  for (const b of root.querySelectorAll("button.sit")) {
+    b.addEventListener("click", async () => {
+      const seat = Number(b.dataset.seat);
+      const r = await api("POST", `/api/games/${encodeURIComponent(b.dataset.game)}/sit`, { body: { seat } });
+      if (!r.ok) { onError(errorText(r.data)); return; }
+      remember(b.dataset.game, r.data.seat, r.data.token);
+      location.href = `/game/${encodeURIComponent(b.dataset.game)}#seat=${r.data.seat}`;
+    });
+  }
+}

@@ -2,6 +2,8 @@
 // games, watch others. The games, their options and bots come from the server (/api/kinds).
 import { api, currentLang, errorText, esc, forgetGame, initLang, mySeats, onLang, rememberSeat, seatName, t } from "./common.js";
 
+import { bindSeatButtons, clockBody, clockForm, clockLabel, seatButtons } from "./clock.js";
+
 const form = document.getElementById("new-game");
 const gameSel = document.getElementById("game");
 const playersSel = document.getElementById("players");
@@ -134,6 +136,7 @@ function renderSeats() {
     li.querySelector("input").addEventListener("input", (e) => { s.name = e.target.value; });
     seatsList.appendChild(li);
   }
+  clockForm(seatsList, k); // the clock and the bot for absent players (clock.js)
 }
 
 form.addEventListener("submit", async (e) => {
@@ -146,7 +149,7 @@ form.addEventListener("submit", async (e) => {
     return { kind: "bot", bot: s.kind.split(":")[1], name };
   });
   const body = { game: kind().name, players: n, options: currentOptions(), seats,
-    private: !document.getElementById("public").checked,
+    ...clockBody(), private: !document.getElementById("public").checked,
     hints: !!(document.getElementById("hints") && document.getElementById("hints").checked) };
   if (document.getElementById("rated")?.checked) body.rated = true; // accounts only
   const r = await api("POST", "/api/games", { body });
@@ -248,8 +251,10 @@ async function renderAll() {
     ul.innerHTML = `<li class="muted">${esc(t("web.no_games"))}</li>`;
     return;
   }
-  ul.innerHTML = r.data.map((g) => `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em></span>
-    <a class="button" href="/game/${esc(g.id)}#watch">${esc(t("web.watch"))}</a>${reviewLink(g)}</li>`).join("");
+  ul.innerHTML = r.data.map((g) => `<li><span>${gameTitle(g)} · ${esc(seatNames(g))} — <em>${esc(statusText(g))}</em>${clockLabel(g)}</span>
+    ${seatButtons(g)} <a class="button" href="/game/${esc(g.id)}#watch">${esc(t("web.watch"))}</a>${reviewLink(g)}</li>`).join("");
+  // an open table's free seat: anyone may take it (clock.js)
+  bindSeatButtons(ul, rememberSeat, (text) => { errorBox.textContent = text; });
 }
 
 gameSel.addEventListener("change", () => { renderPlayers(); renderOptions(); renderSeats(); checkSetup(); });
