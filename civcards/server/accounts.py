@@ -34,6 +34,7 @@ import contextvars
 import hashlib
 import hmac
 import logging
+import math
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -49,9 +50,9 @@ from argon2.low_level import hash_secret_raw
 from argon2.profiles import RFC_9106_LOW_MEMORY
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from fastapi import APIRouter, FastAPI, Query, Request, Response
+from fastapi import APIRouter, FastAPI, Header, Query, Request, Response
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Float, ForeignKey, Integer, String, Text, delete, select, update
@@ -290,6 +291,18 @@ class PasswordBody(BaseModel):
     password: str = Field(min_length=1, max_length=1024, description="The account's password.")
 
 
+class LoginRateLimited(ApiError):
+    """Too many attempts to log in: 429, with ``Retry-After``."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(
+            429,
+            "login_rate_limited",
+            f"too many attempts to log in: try again in {max(1, seconds)} seconds",
+        )
+        self.retry_after = max(1, seconds)
+
+
 # -- settings -------------------------------------------------------------------------------
 
 
@@ -406,11 +419,7 @@ class Accounts(SeatHooks):
             waits.append(self.by_account.take(account))
         wait = max(waits)
         if wait > 0:
-            raise ApiError(
-                429,
-                "login_rate_limited",
-                f"too many attempts to log in: try again in {max(1, round(wait))} seconds",
-            )
+            raise LoginRateLimited(math.ceil(wait))
 
     def verify(self, stored: str | None, password: str) -> bool:
         """Whether ``password`` is the one of the hash ``stored`` (None: an unknown name,
@@ -781,6 +790,35 @@ class Accounts(SeatHooks):
             )
         return out
 
+    def link(self, who: Who, live: Live, seat: int, token: str) -> None:
+        """Link a seat this browser holds (its token, checked) to the account: a game
+        played before logging in joins the account's games."""
+        with Session(self.engine) as s, s.begin():
+            link = s.get(AccountSeatRow, (live.id, seat))
+            if link is not None and link.account_id != who.account_id:
+                raise ApiError(409, "seat_linked", "this seat belongs to another account")
+            if link is None and self.rated(live.id):
+                raise ApiError(
+                    409,
+                    "rated_seat",
+                    "a rated game's seats belong to the accounts that took them",
+                )
+            sealed = seal(AESGCM(who.key), token.encode(), f"{live.id}:{seat}".encode())
+            result = live.game.result(live.state) if live.finished else None
+            if link is None:
+                s.add(
+                    AccountSeatRow(
+                        game_id=live.id,
+                        seat=seat,
+                        account_id=who.account_id,
+                        token_enc=sealed,
+                        result=None if result is None else outcome(result, seat),
+                        linked_at=utcnow(),
+                    )
+                )
+            else:
+                link.token_enc = sealed
+
     async def seat_of(self, who: Who, game_id: str) -> dict[str, Any]:
         """The account's seat in a game and its token: the one kept (when it still works),
         else a new one (the seat's old token stops working)."""
@@ -1023,6 +1061,28 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
     ) -> dict[str, Any]:
         return await accounts.seat_of(current(request), game_id)
 
+    @router.post(
+        "/games/{game_id}/link",
+        summary="Add a seat this browser holds (its token) to your games",
+        responses=ERRORS,
+        response_model=OkOut,
+    )
+    async def link(
+        game_id: Annotated[str, PathParam(max_length=32)],
+        request: Request,
+        x_seat_token: Annotated[
+            str | None,
+            Header(alias="X-Seat-Token", max_length=200, description="The seat's own token."),
+        ] = None,
+    ) -> dict[str, Any]:
+        who = current(request)
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        assert x_seat_token is not None  # seat_of refused a missing token
+        async with live.lock:
+            accounts.link(who, live, seat, x_seat_token)
+        return {"ok": True}
+
     @router.get(
         "/ratings",
         summary="Your ratings, one per game (rated games between accounts)",
@@ -1033,6 +1093,14 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
         return accounts.ratings(reader(request).account_id)
 
     app.include_router(router)
+
+    @app.exception_handler(LoginRateLimited)
+    async def _too_many(_r: Request, e: LoginRateLimited) -> JSONResponse:
+        return JSONResponse(
+            {"detail": e.message, "code": e.code},
+            status_code=429,
+            headers={"Retry-After": str(e.retry_after)},
+        )
 
     templates = Jinja2Templates(directory=str(HERE / "templates"))
 

@@ -343,6 +343,7 @@ def test_logging_in_too_often_is_refused_429_per_account_and_per_address(
             assert r.status_code == 429, r.text  # the account's 4th: even the right password
             assert r.json()["code"] == "login_rate_limited"
             assert r.json()["detail"].startswith("too many attempts to log in")
+            assert int(r.headers["Retry-After"]) >= 1
             assert "set-cookie" not in r.headers
             # another name from the same address: its 6th attempt is the address's last
             r = c.post("/api/account/login", json={"name": "Other", "password": "guess"})
@@ -554,3 +555,64 @@ def test_accounts_and_ratings_on_postgresql(pg_url: str, tmp_path: Path) -> None
         b.close()
     finally:
         s.stop()
+
+
+def test_a_game_played_before_registering_joins_the_account_with_its_token(
+    server: ServerProcess,
+) -> None:
+    r = httpx.post(
+        f"{server.base}/api/games",
+        json={"game": "toy", "players": 2, "seats": [{"kind": "human"}] * 2, "seed": 5},
+    )
+    created = r.json()
+    gid = created["id"]
+    tokens = {
+        i: httpx.post(
+            f"{server.base}/api/games/{gid}/claim", headers={"X-Seat-Token": s["token"]}
+        ).json()["token"]
+        for i, s in enumerate(created["seats"])
+    }
+    final = play_out(server, gid, tokens)
+    a = register(server, fresh_name("Late"))
+    assert a.get("/api/account/games").json() == []
+    path = f"/api/account/games/{gid}/link"
+    r = a.post(path, headers={"X-Seat-Token": tokens[1]})
+    assert r.status_code == 403 and r.json()["code"] == "bad_csrf"
+    r = a.post(path, headers={"X-Seat-Token": "made-up", "X-CSRF-Token": csrf(a)})
+    assert r.status_code == 403 and r.json()["code"] == "bad_token"
+    r = a.post(path, headers={"X-Seat-Token": tokens[1], "X-CSRF-Token": csrf(a)})
+    assert r.status_code == 200, r.text
+    hist = a.get("/api/account/games").json()
+    want = (
+        "lost"
+        if 1 not in final["result"]["winners"]
+        else ("shared" if final["result"]["shared"] else "won")
+    )
+    assert [(g["id"], g["seat"], g["result"]) for g in hist] == [(gid, 1, want)]
+    b = register(server, fresh_name("Late"))  # the same token, another account: refused
+    r = b.post(path, headers={"X-Seat-Token": tokens[1], "X-CSRF-Token": csrf(b)})
+    assert r.status_code == 409 and r.json()["code"] == "seat_linked"
+    a.close()
+    b.close()
+
+
+def test_a_deleted_accounts_rated_seat_cannot_be_taken_into_another_account(
+    server: ServerProcess,
+) -> None:
+    a = register(server, fresh_name("Del"), "delete this one")
+    b = register(server, fresh_name("Del"))
+    gid, tokens = two_seat_game(server, a, b, rated=True)
+    r = a.post(
+        "/api/account/delete",
+        json={"password": "delete this one"},
+        headers={"X-CSRF-Token": csrf(a)},
+    )
+    assert r.status_code == 200
+    c = register(server, fresh_name("Del"))
+    r = c.post(
+        f"/api/account/games/{gid}/link",
+        headers={"X-Seat-Token": tokens[0], "X-CSRF-Token": csrf(c)},
+    )
+    assert r.status_code == 409 and r.json()["code"] == "rated_seat"
+    for x in (a, b, c):
+        x.close()

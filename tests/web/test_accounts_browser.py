@@ -135,3 +135,21 @@ def test_a_rated_game_changes_both_ratings(toy: ServerProcess, chromium: Any) ->
     assert errors_a == [] and errors_b == []
     ctx_a.close()
     ctx_b.close()
+
+
+def test_the_games_of_this_browser_join_a_new_account(toy: ServerProcess, chromium: Any) -> None:
+    ctx, page, errors = new_page(chromium)
+    page.goto(toy.base + "/")  # a game before any account
+    page.select_option("#game", "toy")
+    page.select_option('select.seat-kind[data-seat="1"]', "bot:random")
+    page.click("#create")
+    page.wait_for_selector('[data-testid="play-mine"]')
+    gid = page.get_attribute('[data-testid="play-mine"]', "href").split("/game/")[1].split("#")[0]
+    account_form(page, toy, "register", "Late", "late's password")
+    button = page.wait_for_selector('[data-testid="link-here"]:not([hidden])')
+    assert button.inner_text() == "Add the games of this browser to your account (1)"
+    button.click()
+    page.wait_for_selector(f'[data-testid="history-{gid}"]')
+    page.wait_for_selector('[data-testid="link-here"][hidden]', state="attached")
+    assert errors == []
+    ctx.close()

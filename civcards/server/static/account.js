@@ -2,14 +2,15 @@
 // games from any browser with their results, your ratings, deleting the account.
 // The session is an HttpOnly cookie this script never sees; its CSRF token (from
 // /api/account/me) goes with every change, in the X-CSRF-Token header.
-import { api, errorText, esc, initLang, onLang, rememberSeat, t } from "./common.js";
+import { api, errorText, esc, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let me = { account: null, csrf: null };
 
 /** A change made with the session: the CSRF token in its header. */
-async function change(path, body = undefined) {
+async function change(path, body = undefined, seatToken = null) {
   const headers = { "X-CSRF-Token": me.csrf || "" };
+  if (seatToken) headers["X-Seat-Token"] = seatToken;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let r;
   try {
@@ -39,9 +40,26 @@ function rating(x) {
   return (Math.round(x * 10) / 10).toFixed(1);
 }
 
+/** The seats this browser remembers that are not the account's yet: a button adds them. */
+function renderLinkHere(known) {
+  const here = mySeats().filter((e) => !known.has(e.id));
+  const b = $("link-here");
+  b.hidden = !here.length;
+  b.textContent = t("web.acct.link_here", { n: here.length });
+  b.onclick = async () => {
+    showError(null);
+    for (const e of here) {
+      const r = await change(`/api/account/games/${encodeURIComponent(e.id)}/link`, undefined, e.token);
+      if (!r.ok && r.status !== 404) showError(r.data); // a game gone: nothing to add
+    }
+    renderHistory();
+  };
+}
+
 async function renderHistory() {
   const ul = $("history");
   const r = await api("GET", "/api/account/games?limit=100");
+  renderLinkHere(new Set(r.ok ? r.data.map((g) => g.id) : []));
   if (!r.ok || !r.data.length) {
     ul.innerHTML = `<li class="muted">${esc(r.ok ? t("web.acct.no_games") : errorText(r.data))}</li>`;
     return;
