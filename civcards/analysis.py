@@ -291,20 +291,30 @@ def analyse_decision(
     budget = getattr(bot, "iterations", None) or 0
     floor = max(MIN_VISITS, budget // 50)
     if mine_opt is None or mine_opt.visits < floor:
-        # valued from too few visits: search the move played on its own
-        again: Any = make_bot(game, spec, decision_seed(seed, index) ^ 0x5EED)
-        if hasattr(again, "search_single"):
-            again.search_single = True
-        its = getattr(again, "iterations", None)
-        if its:
-            again.iterations = max(MIN_VISITS * 4, int(its * RESEARCH_SHARE))
-        secs = getattr(again, "seconds", None)
-        if secs:
-            again.seconds = secs * RESEARCH_SHARE
-        again.choose(decision([own]))
-        found = played(_values(again))
+        # valued from too few visits: the move played and the preferred move, each searched
+        # on its own with the same budget and seed, are compared instead (like with like)
+        def alone(option: Choice) -> list[Any]:
+            again: Any = make_bot(game, spec, decision_seed(seed, index) ^ 0x5EED)
+            if hasattr(again, "search_single"):
+                again.search_single = True
+            its = getattr(again, "iterations", None)
+            if its:
+                again.iterations = max(MIN_VISITS * 4, int(its * RESEARCH_SHARE))
+            secs = getattr(again, "seconds", None)
+            if secs:
+                again.seconds = secs * RESEARCH_SHARE
+            again.choose(decision([option]))
+            return _values(again)
+
+        found = played(alone(own))
         if found is not None:
             mine_opt = found
+            preferred = next((c for c in choices if c.text == top.choice), None)
+            if preferred is not None:
+                theirs = alone(preferred)
+                same = [o for o in theirs if o.move == best] or theirs
+                if same:
+                    before = max(same, key=lambda o: o.visits).value
     if mine_opt is None:  # pragma: no cover - the search always values the move played
         return MoveAnalysis(index, seat, move, False, best, before, None, 0.0, "best", len(choices))
     after = mine_opt.value
