@@ -162,6 +162,9 @@ def register(app: typer.Typer) -> None:
             from ..server.clocks import beat_from_env
 
             beat_from_env()  # $CIVCARDS_CLOCK_BEAT (docs/operations.md)
+            from ..server.accounts import LoginLimits
+
+            LoginLimits.from_env()  # $CIVCARDS_LOGIN_* (docs/accounts.md)
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None

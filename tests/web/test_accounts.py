@@ -5,7 +5,10 @@ the history, a seat's token from another browser, deletion, and ratings of rated
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +20,7 @@ import pytest
 from tests import toygame
 
 from . import test_postgres
-from .conftest import ServerProcess
+from .conftest import ROOT, ServerProcess
 
 argon2 = pytest.importorskip("argon2")
 
@@ -616,3 +619,18 @@ def test_a_deleted_accounts_rated_seat_cannot_be_taken_into_another_account(
     assert r.status_code == 409 and r.json()["code"] == "rated_seat"
     for x in (a, b, c):
         x.close()
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "inf"])
+def test_a_bad_login_limit_stops_serve_with_one_sentence(value: str) -> None:
+    env = {**os.environ, "CIVCARDS_LOGIN_BURST": value}
+    r = subprocess.run(
+        [sys.executable, "-m", "civcards.cli", "serve", "--port", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2, r.stderr
+    assert f"CIVCARDS_LOGIN_BURST={value!r}" in r.stderr and "Traceback" not in r.stderr
