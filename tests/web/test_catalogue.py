@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from pathlib import Path
 
@@ -53,48 +54,57 @@ def test_unknown_language_falls_back_to_english() -> None:
     assert catalogue("pt-BR")["web.new_game"] == "Novo jogo"
 
 
+def _word(node: ast.expr | None) -> str | None:
+    """A string constant that reads as a code (``not_your_turn``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value if re.fullmatch(r"[a-z_]+", node.value) else None
+    return None
+
+
+def _status(node: ast.expr) -> bool:
+    """An HTTP error status constant (4xx, 5xx)."""
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int)
+        and not isinstance(node.value, bool)
+        and 400 <= node.value < 600
+    )
+
+
 def sent_codes(sources: list[str]) -> set[str]:
-    """Every refusal code in the server's source: the code of each ``ApiError(status,
-    "code", …)``, ``problem(…)``, ``_problem(…)`` and ``_refuse(…)``, each error frame's
-    ``{"code": "…"}`` and the status-to-code table of HTTP errors (``codes``)."""
+    """Every refusal code in the server's source: each call that passes an HTTP error
+    status and then a code (``ApiError(409, "stale", …)``, ``problem(…)``, ``_refuse(send,
+    429, "rate_limited", …)``, an ``ApiError`` subclass's ``super().__init__(…)``), each
+    error frame's ``{"code": "…"}`` and the status-to-code table of HTTP errors (``codes``)."""
     out: set[str] = set()
-    makers = {"ApiError", "problem", "_problem", "_refuse"}
     for src in sources:
         for node in ast.walk(ast.parse(src)):
+            found: list[str | None] = []
             if isinstance(node, ast.Call):
+                args = node.args
+                found += [_word(b) for a, b in itertools.pairwise(args) if _status(a)]
                 f = node.func
-                name = (
-                    f.id
-                    if isinstance(f, ast.Name)
-                    else f.attr
-                    if isinstance(f, ast.Attribute)
-                    else ""
-                )
-                if name in makers:
-                    for a in node.args:
-                        if isinstance(a, ast.Constant) and isinstance(a.value, str):
-                            if re.fullmatch(r"[a-z_]+", a.value):
-                                out.add(a.value)
-                            break
-                if name == "get" and isinstance(f, ast.Attribute):
-                    owner = f.value
-                    if isinstance(owner, ast.Name) and owner.id == "codes" and len(node.args) == 2:
-                        a = node.args[1]
-                        if isinstance(a, ast.Constant) and isinstance(a.value, str):
-                            out.add(a.value)
+                if (
+                    isinstance(f, ast.Attribute)
+                    and f.attr == "get"
+                    and isinstance(f.value, ast.Name)
+                    and f.value.id == "codes"
+                    and len(args) == 2
+                ):
+                    found.append(_word(args[1]))
             elif isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values, strict=True):
-                    is_code = isinstance(k, ast.Constant) and k.value == "code"
-                    if is_code and isinstance(v, ast.Constant) and isinstance(v.value, str):
-                        out.add(v.value)
-            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
-                named = any(isinstance(t, ast.Name) and t.id == "codes" for t in node.targets)
-                if named:
-                    out |= {
-                        v.value
-                        for v in node.value.values
-                        if isinstance(v, ast.Constant) and isinstance(v.value, str)
-                    }
+                found += [
+                    _word(v)
+                    for k, v in zip(node.keys, node.values, strict=True)
+                    if isinstance(k, ast.Constant) and k.value == "code"
+                ]
+            elif (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Dict)
+                and any(isinstance(x, ast.Name) and x.id == "codes" for x in node.targets)
+            ):
+                found += [_word(v) for v in node.value.values]
+            out |= {w for w in found if w}
     return out
 
 
@@ -120,7 +130,13 @@ def test_every_error_code_the_server_sends_is_translated() -> None:
 
 def test_an_untranslated_error_code_is_caught() -> None:
     """The check can fail: a new refusal code without a text is found."""
-    source = 'raise ApiError(409, "brand_new_code", "a sentence")\nx = {"code": "frame_code"}'
+    source = (
+        'raise ApiError(409, "brand_new_code", "a sentence")\n'
+        'x = {"code": "frame_code"}\n'
+        "class Slow(ApiError):\n"
+        "    def __init__(self):\n"
+        '        super().__init__(429, "sub_code", "wait")\n'
+    )
     found = sent_codes([source])
-    assert found == {"brand_new_code", "frame_code"}
+    assert found == {"brand_new_code", "frame_code", "sub_code"}
     assert "web.err.brand_new_code" not in catalogue("en")
