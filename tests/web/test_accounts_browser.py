@@ -151,5 +151,8 @@ def test_the_games_of_this_browser_join_a_new_account(toy: ServerProcess, chromi
     button.click()
     page.wait_for_selector(f'[data-testid="history-{gid}"]')
     page.wait_for_selector('[data-testid="link-here"][hidden]', state="attached")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: no sideways scroll
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "account-390")
     assert errors == []
     ctx.close()
