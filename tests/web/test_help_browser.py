@@ -63,6 +63,9 @@ def test_a_new_players_guided_first_game(server: ServerProcess, context: Any) ->
     assert page.locator(f'#mine button.playable[data-move="{g["move"]}"]').first.evaluate(
         "el => el.classList.contains('guide-target')"
     )
+    # who leads: the live panel, a line for each seat
+    assert page.inner_text('[data-testid="standing-lead"]')
+    assert page.locator('[data-testid="standing"] li').count() == 2
     before = moves(page)
     page.click(".guide-target")
     wait_moved(page, before)
