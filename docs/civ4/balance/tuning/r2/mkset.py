@@ -1,0 +1,34 @@
+"""Run from the repository root. mkset.py OUT.toml CHANGES.json: the original cards.toml with changes applied.
+CHANGES: {"rules": {"population_cost_base": 10}, "CODE": {"cost": 15, "effects": "[ ... ]"}, "tech_cost_add": {"1":1,...}}"""
+import json, re, sys
+src = open("civcards/civ4/cards.toml").read()
+ch = json.load(open(sys.argv[2]))
+lines = src.split("\n")
+code = None
+out = []
+add = ch.get("tech_cost_add", {})
+era = None
+for ln in lines:
+    m = re.match(r'code = "(\w+)"', ln)
+    if m: code = m.group(1); era = None
+    if ln.startswith("[[") or ln.startswith("["): 
+        if not ln.startswith("[["): code = None
+    m2 = re.match(r'(\w+) = (.*?)(\s*#.*)?$', ln)
+    if m2 and code and code in ch and m2.group(1) in ch[code]:
+        v = ch[code][m2.group(1)]
+        ln = f"{m2.group(1)} = {v if isinstance(v, str) else json.dumps(v)}" + (m2.group(3) or "")
+    if m2 and code is None and m2.group(1) in ch.get("rules", {}):
+        ln = f"{m2.group(1)} = {ch['rules'][m2.group(1)]}" + (m2.group(3) or "")
+    out.append(ln)
+text = "\n".join(out)
+# tech cost additions per era: second pass
+if add:
+    blocks = text.split("[[tech]]")
+    for i in range(1, len(blocks)):
+        e = re.search(r"^era = (\d)", blocks[i], re.M).group(1)
+        c = re.search(r'^code = "(\w+)"', blocks[i], re.M).group(1)
+        if c in ch and "cost" in ch[c]:
+            continue
+        blocks[i] = re.sub(r"^cost = (\d+)", lambda m: f"cost = {int(m.group(1)) + add.get(e, 0)}", blocks[i], count=1, flags=re.M)
+    text = "[[tech]]".join(blocks)
+open(sys.argv[1], "w").write(text)
