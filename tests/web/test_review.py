@@ -244,3 +244,32 @@ def test_the_review_page_by_keyboard(server: ServerProcess, finished: str) -> No
         assert page.get_attribute("[data-testid=review-link]", "href") == f"/review/{finished}"
         assert not errors, errors
         b.close()
+
+
+def test_the_hint_button_at_the_table(server: ServerProcess) -> None:
+    """A game created with hints: the seat to move asks for one by its button, sees the
+    bot's move, and the log says a hint was used."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    g = server.create(
+        claim=False,
+        players=2,
+        seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+        seed=12,
+        hints=True,
+    )
+    gid, invitation = g["id"], g["seats"][0]["token"]
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/game/{gid}#seat=0&token={invitation}")
+        page.wait_for_selector("[data-testid=hint]", timeout=20000)
+        page.click("[data-testid=hint]")
+        page.wait_for_selector("[data-testid=hint-text]", timeout=30000)
+        assert "suggests" in page.inner_text("[data-testid=hint-text]")
+        page.wait_for_selector("[data-testid=hints-used]")
+        assert "Ana used a hint" in page.inner_text("[data-testid=hints-used]")
+        assert not errors, errors
+        b.close()

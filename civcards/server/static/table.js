@@ -12,9 +12,9 @@
 import {
   announce, api, currentLang, errorText, esc, initLang, onLang, rememberSeat, seatFor, t,
 } from "./common.js";
+import { renderClock } from "./clock.js";
 import { mountSettings, turnChanged } from "./alerts.js";
 import { guideTable, handsHTML, initTips, onGuide, outcomeHTML, refreshTip, renderStanding } from "./help.js";
-import { renderClock } from "./clock.js";
 
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
@@ -228,9 +228,33 @@ function renderLog() {
   });
   $("log").innerHTML = `<h2>${esc(t("web.move_log"))}</h2>
     ${log.length ? `<ol class="moves" data-testid="log">${items.join("")}</ol>` : `<p class="muted">${esc(t("ui.no_moves"))}</p>`}
-    ${log.length > 12 ? `<button type="button" id="log-toggle" data-key="log-toggle">${esc(showAllLog ? t("ui.recent") : t("ui.all_moves"))}</button>` : ""}`;
+    ${log.length > 12 ? `<button type="button" id="log-toggle" data-key="log-toggle">${esc(showAllLog ? t("ui.recent") : t("ui.all_moves"))}</button>` : ""}
+    ${hintsHTML()}`;
   const b = $("log-toggle");
   if (b) b.addEventListener("click", () => { showAllLog = !showAllLog; renderLog(); });
+  const h = $("hint");
+  if (h) h.addEventListener("click", askHint);
+}
+
+// -- hints (a game created with hints allowed): the bot's suggested move for my own seat;
+// everyone sees in the log that a hint was used --
+let hint = null; // {move_number, move, words}
+
+function hintsHTML() {
+  const used = (view.hints_used || []).map((h) => `<li>${esc(t("web.hint_used", { name: name(h.seat), n: h.index + 1 }))}</li>`);
+  const list = used.length ? `<ul class="hints-used" data-testid="hints-used">${used.join("")}</ul>` : "";
+  if (!view.game.hints || !myTurn()) return list;
+  const shown = hint && hint.move_number === view.move_number
+    ? `<p class="hint" data-testid="hint-text" role="status">${esc(t("web.hint_is", { words: hint.words }))} <code>${esc(hint.move)}</code></p>` : "";
+  return `${list}<p><button type="button" id="hint" data-key="hint" data-testid="hint">${esc(t("web.hint"))}</button></p>${shown}`;
+}
+
+async function askHint() {
+  const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/hint?lang=${currentLang()}`, { token });
+  if (!r.ok) { $("error").textContent = errorText(r.data); return; }
+  hint = r.data;
+  renderLog();
+  announce(t("web.hint_is", { words: hint.words }));
 }
 
 function renderResult() {
@@ -244,7 +268,7 @@ function renderResult() {
   box.innerHTML = `<h2>${esc(t("ui.game_over"))}</h2>
     ${outcomeHTML(view)}<p class="winners" data-testid="winners">${esc(r.winners_text)}</p>
     ${more}${handsHTML(view, name)}
-    <p><a class="button" href="/api/games/${encodeURIComponent(gameId)}/record" download data-testid="download">${esc(t("web.download_record"))}</a> ${rematch}</p>`;
+    <p><a class="button" href="/api/games/${encodeURIComponent(gameId)}/record" download data-testid="download">${esc(t("web.download_record"))}</a> <a class="button" href="/review/${encodeURIComponent(gameId)}" data-testid="review-link">${esc(t("web.review.open"))}</a> ${rematch}</p>`;
   const b = $("rematch");
   if (b) {
     b.addEventListener("click", async () => {
