@@ -12,8 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
+from civcards.civ4.options import DEFAULT_CARD_SET
 from civcards.game_api import get_game
 from civcards.games.carta.standing import standing as carta_standing
+from civcards.games.civ4.rules_text import default_set, rule_numbers
+from civcards.games.civ4.text import reconstructed
 from civcards.i18n import LANGS, t
 
 from .conftest import ServerProcess
@@ -61,7 +64,7 @@ def test_rules_page_and_card_reference_in_every_language(
     # the rules page has its sections and an example
     assert page.count("<h2>") >= 4 and re.search(r"<em>[^<]+</em>", api["html"])
     if name == "civ4":  # the card set is labelled as reconstructed wherever shown
-        assert ref["note"] == t(lang, "ccg.reconstructed")
+        assert ref["note"] == reconstructed(lang, DEFAULT_CARD_SET)
         assert ref["note"] in shown
         assert "<blockquote>" in api["html"]
     if lang != "en":  # beyond proper names (the game's title)
@@ -162,3 +165,15 @@ def test_standing_comes_from_the_seats_view_and_hands_show_at_the_end(name: str)
     v = game.web_view(done, 0, names[:2], "de")
     hands = v["result"]["hands"]
     assert [h["seat"] for h in hands] == [0, 1] and all(h["words"] for h in hands)
+
+
+def test_civ4_rules_quote_the_numbers_of_the_card_set_in_play() -> None:
+    """C26/C37/C69: the rules page's numbers are the default card set's, in every language."""
+    nums = rule_numbers(default_set())
+    game = get_game("civ4")
+    for lang in LANGS:
+        page = game.rules_page(lang)
+        assert "{" not in page
+        for key in ("pop_base", "plot6", "cap"):
+            assert str(nums[key]) in page, (lang, key)
+    assert nums["pop_base"] == default_set().rules["population_cost_base"]

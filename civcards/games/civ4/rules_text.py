@@ -3,9 +3,11 @@ the card reference.
 
 The rules page is written for players (short, with examples) in each language, one
 CommonMark file per language in ``rules/`` (from ``../shared/civ4/RULES.md``, in our
-own words). The card reference lists every card of the packaged ``cards.toml`` with
-what it does (:func:`.text.card_help`) and its printed numbers. The card set is
-RECONSTRUCTED: the reference says so above the cards.
+own words), its numbers (``{pop_base}``, ``{draw}``…) filled from the card set new
+games are played with (:data:`~civcards.civ4.options.DEFAULT_CARD_SET`). The card
+reference lists every card of that packaged set with what it does
+(:func:`.text.card_help`) and its printed numbers. The card set is RECONSTRUCTED: the
+reference says so above the cards, with the set's version.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...civ4 import CARDS
-from ...civ4.cards import DeckCard, TechCard
+from ...civ4.cards import CardSet, DeckCard, TechCard, card_set
+from ...civ4.options import DEFAULT_CARD_SET
 from ...i18n import normalize_lang, t
 from .text import card_help, card_name, reconstructed, res_short
 
@@ -23,10 +25,38 @@ RULES_DIR = Path(__file__).parent / "rules"
 _ERAS = {1: "I", 2: "II", 3: "III"}
 
 
+def default_set() -> CardSet:
+    """The card set a new game is played with."""
+    return card_set(DEFAULT_CARD_SET)
+
+
+def rule_numbers(cs: CardSet) -> dict[str, int]:
+    """The numbers the rules page quotes, as card set ``cs`` prints them (C26, C28, C37,
+    C49, C50, C69)."""
+    r = cs.rules
+    plot = [
+        r["plot_cost_base"] + r["plot_cost_step"] * (n - r["plot_cost_pivot"]) for n in (4, 5, 6)
+    ]
+    return {
+        "pop_base": r["population_cost_base"],
+        "pop_step": r["population_cost_step"],
+        "plot5": plot[0],
+        "plot6": plot[1],
+        "plot7": plot[2],
+        "trade": r["trade_rate"],
+        "draw": r["draw"],
+        "discard": r["discard"],
+        "culture_min": r["culture_minimum"],
+        "happy_min": r["happiness_minimum"],
+        "cap": r["stalemate_rounds"],
+    }
+
+
 @cache
 def rules_page(lang: str = "en") -> str:
-    """The rules for players in ``lang`` (CommonMark)."""
-    return (RULES_DIR / f"{normalize_lang(lang)}.md").read_text(encoding="utf-8")
+    """The rules for players in ``lang`` (CommonMark), with the default card set's numbers."""
+    text = (RULES_DIR / f"{normalize_lang(lang)}.md").read_text(encoding="utf-8")
+    return text.format_map(rule_numbers(default_set()))
 
 
 def _tags(card: TechCard | DeckCard, lang: str) -> list[str]:
@@ -49,17 +79,19 @@ def _tags(card: TechCard | DeckCard, lang: str) -> list[str]:
 
 
 def card_reference(lang: str = "en") -> dict[str, Any]:
-    """Every card of the (reconstructed) card set with what it does, in ``lang``."""
+    """Every card of the (reconstructed) card set new games use, with what it does, in
+    ``lang``."""
     lang = normalize_lang(lang)
+    cs = default_set()
     plots = [
         {
             "name": card_name(code, lang),
-            "text": card_help(code, lang),
+            "text": card_help(code, lang, cs),
             "tags": [t(lang, "ccg.ref.copies", n=p.count)],
         }
-        for code, p in sorted(CARDS.plots.items(), key=lambda kv: card_name(kv[0], lang))
+        for code, p in sorted(cs.plots.items(), key=lambda kv: card_name(kv[0], lang))
     ]
-    techs = sorted(CARDS.techs.values(), key=lambda c: (c.era, c.cost, card_name(c.code, lang)))
+    techs = sorted(cs.techs.values(), key=lambda c: (c.era, c.cost, card_name(c.code, lang)))
     sections = [
         {"title": t(lang, "ccg.ref.plots"), "cards": plots},
         {
@@ -67,7 +99,7 @@ def card_reference(lang: str = "en") -> dict[str, Any]:
             "cards": [
                 {
                     "name": card_name(c.code, lang),
-                    "text": card_help(c.code, lang),
+                    "text": card_help(c.code, lang, cs),
                     "tags": _tags(c, lang),
                 }
                 for c in techs
@@ -76,7 +108,7 @@ def card_reference(lang: str = "en") -> dict[str, Any]:
     ]
     for kind in ("building", "wonder", "unit"):
         cards = sorted(
-            (c for c in CARDS.deck.values() if c.kind == kind),
+            (c for c in cs.deck.values() if c.kind == kind),
             key=lambda c: (c.cost, card_name(c.code, lang)),
         )
         sections.append(
@@ -85,14 +117,18 @@ def card_reference(lang: str = "en") -> dict[str, Any]:
                 "cards": [
                     {
                         "name": card_name(c.code, lang),
-                        "text": card_help(c.code, lang),
+                        "text": card_help(c.code, lang, cs),
                         "tags": _tags(c, lang),
                     }
                     for c in cards
                 ],
             }
         )
-    return {"title": t(lang, "ccg.ref.title"), "note": reconstructed(lang), "sections": sections}
+    return {
+        "title": t(lang, "ccg.ref.title"),
+        "note": reconstructed(lang, cs.set_name),
+        "sections": sections,
+    }
 
 
 __all__ = ["card_reference", "rules_page"]

@@ -145,7 +145,11 @@ function renderStatus() {
     const who = s.holder === null ? t("ccg.nobody") : name(s.holder);
     return `<li data-testid="status-${k}" data-tip="${esc(s.effect)}"><strong>★ ${esc(label)}: ${esc(who)}</strong> — ${esc(s.why)}. <span class="muted">${esc(s.effect)}.</span></li>`;
   }).join("");
-  const variants = (B.options || []).map((o) => (o.value === true ? o.name : `${o.name}=${o.value}`));
+  // each variant by its words (the lobby's), else its name; a value (a card set) as it is
+  const optWords = (o) => { const k = `ccg.web.opt.${o.name}`; return t(k) === k ? o.name : t(k); };
+  // (the card set is named with the reconstructed mark, not among the variants)
+  const variants = (B.options || []).filter((o) => o.name !== "cards")
+    .map((o) => (o.value === true ? optWords(o) : `${optWords(o)}: ${o.value}`));
   const used = B.used && B.used.length ? `<p>${esc(t("ccg.web.used", { cards: B.used.join(", ") }))}</p>` : "";
   const steals = (B.steals || []).slice(-2).map((s) => `<p class="muted">✋ ${esc(t("ccg.web.stolen_you", { thief: name(s.thief), card: s.card, victim: name(s.victim) }))}</p>`).join("");
   $("status").innerHTML = `
