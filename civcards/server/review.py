@@ -35,7 +35,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi import Path as PathParam
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
@@ -56,6 +56,7 @@ from sqlalchemy.exc import IntegrityError
 from ..analysis import (
     AnalysisError,
     analyse_indices,
+    annotate,
     assemble,
     check_bot,
     chunks,
@@ -543,6 +544,30 @@ def review_router(server: TableServer) -> APIRouter:
         if server.decorate is not None:
             server.decorate(at, view, lang)
         return {"move_number": move, "seat": seat, "view": view}
+
+    @router.get(
+        "/api/review/{rid}/annotated",
+        tags=["review"],
+        summary="The annotated record: the record with its analysis under `annotations`",
+        responses={
+            200: {
+                "description": "The record with its analysis (civcards replay ignores it).",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+    )
+    async def annotated(rid: REVIEW_ID) -> Response:
+        live, rec, stored = source(rid)
+        analysis = analysis_of(rid, rec, stored)
+        if analysis["status"] != "done" or not analysis["data"]:
+            raise ApiError(409, "not_analysed", "the analysis of this game is not done yet")
+        return Response(
+            json.dumps(annotate(rec, analysis["data"]), ensure_ascii=False, indent=1),
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="{live.game.name}-{rid}-review.json"'
+            },
+        )
 
     @router.post(
         "/api/review",

@@ -101,6 +101,12 @@ def test_a_finished_game_is_analysed_in_the_background(
     assert r.status_code == 422 and r.json()["code"] == "bad_move"
     page = httpx.get(f"{server.base}/review/{finished}")
     assert page.status_code == 200 and "review.js" in page.text
+    # the annotated record: the record, its analysis under "annotations"
+    ann = httpx.get(f"{server.base}/api/review/{finished}/annotated")
+    assert ann.status_code == 200, ann.text
+    record = httpx.get(f"{server.base}/api/games/{finished}/record").json()
+    assert ann.json()["annotations"] == data
+    assert {k: v for k, v in ann.json().items() if k != "annotations"} == record
 
 
 def test_a_pasted_record_is_reviewed(server: ServerProcess, finished: str) -> None:

@@ -100,6 +100,9 @@ function renderProgress() {
   else if (a.status === "queued") text = t("web.review.queued");
   else text = t("web.review.progress", { done: a.done, total: a.total });
   $("progress-text").textContent = text;
+  const dl = $("annotated");
+  dl.hidden = a.status !== "done";
+  dl.href = `/api/review/${encodeURIComponent(rid)}/annotated`;
   root.dataset.status = a.status;
 }
 
