@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import itertools
 import logging
 import multiprocessing
@@ -174,7 +175,9 @@ def _init_worker(nice: int, games: list[bytes]) -> None:
     for blob in games:
         with contextlib.suppress(Exception):
             register(pickle.loads(blob))
-    all_games()  # the built-in games loaded now, not in a bot's first move
+    all_games()  # the built-in games and the search bot loaded now, not in a bot's first move
+    with contextlib.suppress(ImportError):
+        importlib.import_module("civcards.bots.ismcts")
 
 
 def _cap(bot: Any, max_seconds: float, max_iterations: int) -> None:
@@ -251,6 +254,7 @@ class BotPool:
         self._spent = _Spent()
         self._spent_by_game: dict[str, _Spent] = {}
         self._timer: asyncio.TimerHandle | None = None
+        self._pruned = 0.0
         #: the unfinished games with a search bot, by the address that created them
         self.strong: dict[str, set[str]] = {}
         #: worker process ids that have answered (tests, /healthz)
@@ -324,11 +328,25 @@ class BotPool:
             ex = self._executor = self._make_executor()
         return ex
 
-    def _budget_ok(self, w: _Waiting, now: float) -> bool:
-        s = self.settings
-        g = self._spent_by_game.get(w.turn.game_id)
-        cap = s.game_seconds_per_minute
-        return not (cap > 0 and g is not None and g.used(now) >= cap)
+    def _pick(self, now: float) -> _Waiting | None:
+        """The waiting turn to go next: people's games first, then the game whose bots
+        thought least in the window, then the oldest; None when the budget holds them all.
+        One pass over the queue, each game's seconds looked up once."""
+        cap = self.settings.game_seconds_per_minute
+        used: dict[str, float] = {}
+        best: _Waiting | None = None
+        best_key: tuple[bool, float, int] | None = None
+        for w in self._waiting:
+            gid = w.turn.game_id
+            u = used.get(gid)
+            if u is None:
+                u = used[gid] = self._game_used(gid, now)
+            if cap > 0 and u >= cap:
+                continue
+            key = (w.turn.bot_only, u, w.seq)
+            if best_key is None or key < best_key:
+                best, best_key = w, key
+        return best
 
     def _dispatch(self) -> None:
         """Hand free workers to the first waiting turns that the budget lets through."""
@@ -343,15 +361,7 @@ class BotPool:
             if server_over:
                 later = self._spent.frees_at()
                 break
-            order = sorted(
-                self._waiting,
-                key=lambda w: (
-                    w.turn.bot_only,
-                    self._game_used(w.turn.game_id, now),
-                    w.seq,
-                ),
-            )
-            pick = next((w for w in order if self._budget_ok(w, now)), None)
+            pick = self._pick(now)
             if pick is None:
                 later = min(
                     self._spent_by_game[w.turn.game_id].frees_at()
@@ -375,8 +385,10 @@ class BotPool:
         now = time.monotonic()
         self._spent.add(now, secs)
         self._spent_by_game.setdefault(game_id, _Spent()).add(now, secs)
-        for gid in [k for k, v in self._spent_by_game.items() if v.used(now) <= 0]:
-            del self._spent_by_game[gid]
+        if now - self._pruned > WINDOW / 4:  # forget the games idle for a window, at times
+            self._pruned = now
+            for gid in [k for k, v in self._spent_by_game.items() if v.used(now) <= 0]:
+                del self._spent_by_game[gid]
 
     async def play(self, turn: BotTurn) -> str:
         """The move (its text, not stored) that the bot ``turn.spec`` seeded with

@@ -235,9 +235,10 @@ def test_people_go_first_and_a_game_over_its_budget_waits() -> None:
     bots used their seconds of the minute waits while another game's bot plays."""
 
     async def main() -> None:
-        pool = BotPool(BotSettings(workers=1, game_seconds_per_minute=0.5))
+        pool = BotPool(BotSettings(workers=1, game_seconds_per_minute=0.25))
         try:
-            await pool.play(turn("warm-up", "random"))  # the worker's start is not counted
+            # the worker's start and first search are not counted against these games
+            await pool.play(turn("warm-up", "ismcts:20it"))
             done: list[str] = []
 
             async def run(name: str, t: BotTurn) -> None:
@@ -251,12 +252,11 @@ def test_people_go_first_and_a_game_over_its_budget_waits() -> None:
             people = asyncio.create_task(run("people-1", turn("people", "ismcts:0.3s")))
             await asyncio.gather(first, later, people)
             assert done == ["solo-1", "people-1", "other-1"], done
-            # "solo" thought 0.3 s; once more and it is over its 0.5 s a minute
-            await pool.play(turn("solo", "ismcts:0.3s", bot_only=True))
-            over = asyncio.create_task(run("solo-3", turn("solo", "ismcts:0.3s", bot_only=True)))
+            # "solo" thought 0.3 s: over its 0.25 s a minute, its next turn waits
+            over = asyncio.create_task(run("solo-2", turn("solo", "ismcts:0.3s", bot_only=True)))
             await asyncio.sleep(0.05)
             assert pool.waiting == 1
-            await pool.play(turn("people", "random"))  # another game is not held up
+            await pool.play(turn("fresh", "random"))  # another game is not held up
             await asyncio.sleep(0.5)
             assert not over.done() and pool.waiting == 1
             over.cancel()
