@@ -73,7 +73,7 @@ def test_leaves_the_losing_last_technology() -> None:
 
 
 def _midgame(players: int, seed: int, moves: int = 120) -> GameState:
-    g = GAME.new_state(players, {}, seed)
+    g: GameState = GAME.new_state(players, {}, seed)
     rng = random.Random(seed)
     greedy = make_bot(GAME, "greedy", seed)
     for _ in range(moves):

@@ -256,9 +256,6 @@ class Civ4SearchKit(SearchKit):
         """The seat's Purchase: one branch per target greedy could fund (cash, trade and
         buy as greedy funds it), the abilities, greedy's attack, and ``end``."""
         sig = self._signature(g)
-        got = self._edge_cache.get(sig)
-        if got is not None:
-            return got
         seat = self.seat
         obs = observe(g, seat)
         view = View(obs, seat, self.policy.weights)
@@ -286,7 +283,6 @@ class Civ4SearchKit(SearchKit):
             paths.setdefault("end", ("end",))
         if not out:
             out = self._branches(g, chs, ())
-        self._edge_cache[sig] = out
         return out
 
     def _path_to(self, g: GameState, text: str) -> tuple[str, ...]:
@@ -362,18 +358,21 @@ class Civ4SearchKit(SearchKit):
     def edges(self, g: GameState) -> list[Edge]:
         mover = g.to_move
         assert mover is not None
+        own = mover == self.seat
+        if own and (g.step == "purchase" or len(g.moves) == self._root_moves):
+            sig = self._signature(g)
+            got = self._edge_cache.get(sig)
+            if got is None:
+                chs = engine_choices(g)
+                if g.step == "purchase":
+                    got = self._purchase_edges(g, chs)
+                else:
+                    got = self._branches(g, chs, ())
+                self._edge_cache[sig] = got
+            return got
         chs = engine_choices(g)
         if len(chs) == 1 and chs[0].final:
             return [(chs[0].text, chs[0])]
-        if mover == self.seat:
-            if g.step == "purchase":
-                return self._purchase_edges(g, chs)
-            if len(g.moves) == self._root_moves:
-                sig = self._signature(g)
-                got = self._edge_cache.get(sig)
-                if got is None:
-                    got = self._edge_cache[sig] = self._branches(g, chs, ())
-                return got
         full = self._greedy_from(g, mover, chs)[-1]
         return [(full.text, full)]
 
