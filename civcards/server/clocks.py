@@ -102,7 +102,8 @@ REASONS = ("timeout", "resigned", "vote")
 
 
 class ClockRow(Base):
-    """A game's clock and absent-player state (times in service time, seconds)."""
+    """A game's clock and absent-player state (seconds since the epoch: ``deadline`` in
+    service time, ``started`` in wall time)."""
 
     __tablename__ = "clocks"
 
@@ -113,8 +114,9 @@ class ClockRow(Base):
     idx: Mapped[int] = mapped_column(Integer)
     #: the seat to move since then (null: nobody, the game is over)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: when the turn began (wall time: what the views show, the vote's grace counts from it)
     started: Mapped[float] = mapped_column(Float)
-    #: when the seat to move runs out of time (null: no clock runs)
+    #: when the seat to move runs out of time, in service time (null: no clock runs)
     deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     #: JSON: each seat's time left at the start of the turn (``game`` clocks), else []
     remaining: Mapped[str] = mapped_column(Text, default="[]")
@@ -249,7 +251,7 @@ def spec_of(live: Live) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class ClockState:
-    """A game's clock now (service time)."""
+    """A game's clock now: ``started`` in wall time, ``deadline`` in service time."""
 
     idx: int
     seat: int | None
@@ -304,14 +306,15 @@ def turn_state(
     remaining: list[float],
     takeovers: list[dict[str, Any]],
 ) -> ClockState:
-    """The clock of a turn starting now at move number ``idx`` of ``state``."""
+    """The clock of a turn starting now (``now``: service time) at move number ``idx`` of
+    ``state``."""
     seat = None if state.finished else state.to_move
     deadline = None
     if seat is not None and live.seats[seat].kind == "human":
         allow = _allowance(spec, remaining, seat)
         if allow is not None:
             deadline = now + max(0.0, allow)
-    return ClockState(idx, seat, now, deadline, list(remaining), [], list(takeovers))
+    return ClockState(idx, seat, time.time(), deadline, list(remaining), [], list(takeovers))
 
 
 class _Gone(Exception):
@@ -452,10 +455,13 @@ class Clocks:
                 old is not None
                 and old.idx == idx
                 and old.seat == seat
+                and old.deadline is not None
                 and live.seats[seat].kind == "human"
             ):
-                used = now - old.started
-                remaining[seat] = max(0.0, remaining[seat] - used) + float(spec["increment"])
+                # what was left of its time (service time: downtime not counted), plus the
+                # increment
+                left = old.deadline - now
+                remaining[seat] = max(0.0, left) + float(spec["increment"])
         takeovers = list(old.takeovers) if old is not None else list(live.takeovers)
         st = turn_state(live, spec, nxt, idx + 1, now, remaining, takeovers)
         self._write(conn, live.id, st)
@@ -514,10 +520,9 @@ class Clocks:
         started = None
         current = st is not None and st.idx == len(live.moves) and not live.finished
         if current and st is not None:
-            started = self._wall(st.started)
+            started = datetime.fromtimestamp(st.started, UTC).isoformat()
             if st.deadline is not None and st.seat is not None:
                 running = st.seat
-                remaining[running] = round(max(0.0, st.deadline - st.started), 3)
                 deadline = self._wall(st.deadline)
         vote = None
         to_move = live.state.to_move
@@ -530,7 +535,7 @@ class Clocks:
             voters = self.voters(live, to_move)
             vote = {
                 "seat": to_move,
-                "opens_at": self._wall(st.started + spec["grace"]),
+                "opens_at": datetime.fromtimestamp(st.started + spec["grace"], UTC).isoformat(),
                 "votes": list(st.votes),
                 "needed": len(voters) // 2 + 1,
                 "can_vote": viewer in voters and viewer not in st.votes,
@@ -721,7 +726,7 @@ class Clocks:
                 self._loaded(live)
                 st = cast("ClockState", live.clock_state)
             grace = spec_of(live)["grace"]
-            waited = self.service.now() - st.started
+            waited = time.time() - st.started
             if waited < grace:
                 raise ApiError(
                     409,

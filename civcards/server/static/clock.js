@@ -162,7 +162,7 @@ export function clockForm(after, kind) {
   }[form.type];
   const bots = kind.bots.map((b) => `<option value="${esc(b.name)}"${b.name === form.bot ? " selected" : ""}>${esc(b.label || b.name)}</option>`);
   el.innerHTML = `<legend>${esc(t("web.clock_label"))}</legend>
-    <label><span>${esc(t("web.clock_label"))}</span> <select id="clock-type" data-testid="clock-type">${kinds.join("")}</select></label>
+    <select id="clock-type" data-testid="clock-type" aria-label="${esc(t("web.clock_label"))}">${kinds.join("")}</select>
     ${fields}
     <label><span>${esc(t("web.takeover_bot"))}</span> <select id="takeover-bot" data-testid="takeover-bot">${bots.join("")}</select></label>`;
   el.querySelector("#clock-type").addEventListener("change", (e) => { form.type = e.target.value; clockForm(after, kind); });

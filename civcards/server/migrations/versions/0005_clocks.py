@@ -16,9 +16,9 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # one row per game: whose turn it is since when, the time each seat has banked, the
-    # deadline (in service time, which stands still while no server runs), the votes to
-    # replace the seat to move, and the bots' takeovers (the record's `takeovers`)
+    # one row per game: whose turn it is since when (wall time), the time each seat has
+    # banked, the deadline (in service time, which stands still while no server runs), the
+    # votes to replace the seat to move, and the bots' takeovers (the record's `takeovers`)
     op.create_table(
         "clocks",
         sa.Column(
