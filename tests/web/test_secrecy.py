@@ -85,8 +85,11 @@ def check_views(
         assert set(view["words"]) == set(shown)
         assert view["names"] == [s["name"] or f"Seat {i + 1}" for i, s in enumerate(game["seats"])]
         assert (view["result"] is None) == (not g.finished)
+        # the clocks (everyone's time, public) and the hints used (who and when, never what)
+        for h in view.get("hints_used") or []:
+            assert set(h) == {"seat", "index"}, h
         extra = set(view) - set(exp) - {"log", "words", "names", "lang", "result", "board"}
-        assert not extra, extra
+        assert not extra - {"clock", "hints_used"}, extra
 
 
 @settings(max_examples=6, deadline=None)
