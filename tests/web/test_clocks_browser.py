@@ -132,3 +132,29 @@ def test_a_player_resigns_with_the_tables_button(server: ServerProcess, page: An
     page.wait_for_selector("[data-testid=winners]", timeout=15000)
     shot(page, "clock-resigned")
     assert not errors, errors
+
+
+def test_the_lobby_creates_a_game_with_a_clock(server: ServerProcess, page: Any) -> None:
+    errors = watch_errors(page)
+    page.goto(f"{server.base}/")
+    page.select_option("#clock-type", "move")
+    page.fill("#clock-seconds", "45")
+    page.select_option("#takeover-bot", "random")
+    page.check("[data-testid=public]")
+    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.status == 201) as got:
+        page.click("#create")
+    gid = got.value.json()["id"]
+    clock = info(server, gid)["clock"]
+    assert clock["type"] == "move" and clock["seconds"] == 45
+    assert clock["takeover_bot"] == "random" and clock["grace"] == 300
+    # a refused setting says so in one sentence, and creates nothing
+    page.fill("#clock-seconds", "0")
+    page.click("#create")
+    page.wait_for_function("() => document.querySelector('#lobby-error').textContent.trim() !== ''")
+    assert page.inner_text("#lobby-error").count(".") <= 1
+    # the lobby lists the game with its clock
+    page.goto(f"{server.base}/")
+    row = page.locator("#all-games li", has=page.locator(f'a[href="/game/{gid}#watch"]'))
+    row.wait_for()
+    assert "45 s per move" in row.inner_text()
+    assert not errors, errors

@@ -190,13 +190,14 @@ export function clockBody() {
 export function clockLabel(g) {
   const c = g.clock;
   if (!c || c.type === "none") return "";
-  return ` · ⏱ ${esc(kindText(c))}`;
+  return ` · ${esc(kindText(c))}`;
 }
 
 /** The buttons taking the free seats of a public game being played. */
 export function seatButtons(g) {
   if (g.private || g.status !== "playing") return "";
-  return g.seats.filter((s) => s.free).map((s) => `<button type="button" class="sit primary" data-game="${esc(g.id)}" data-seat="${s.seat}" data-testid="sit-${esc(g.id)}-${s.seat}">${esc(t("web.take_seat", { n: s.seat + 1 }))}</button>`).join(" ");
+  const free = g.seats.filter((s) => s.free).map((s) => `<button type="button" class="sit primary" data-game="${esc(g.id)}" data-seat="${s.seat}" data-testid="sit-${esc(g.id)}-${s.seat}">${esc(t("web.take_seat", { n: s.seat + 1 }))}</button>`);
+  return free.length ? `<span class="free-seats">${free.join(" ")}</span>` : "";
 }
 
 /** Make the free-seat buttons under ``root`` take their seat, then open the table. */
