@@ -14,12 +14,14 @@ versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`
   platform (``civcards play``, the web lobby, ``civcards simulate``) use it
   unless told otherwise (:data:`DEFAULT_CARD_SET`).
 
-The versions share their card codes, kinds, eras, plots and unit profiles
-(attack, defend, breaks walls): :func:`load_cards` refuses a set that differs
-there, so the tables indexed by code below (:data:`DECK_CODES`, ...) are the
-same for every set. Numbers differ (costs, counts, printed resources,
-culture/happiness, effects, blocking lists, steal/destroy, ``[rules]``); the
-engine reads them from the game's own set (``GameState.cs``).
+The versions share their card codes, kinds, eras, plots, unit profiles
+(attack, defend, breaks walls), box counts, techs kept per era and the
+``[rules]`` fixed by the rules' text: :func:`card_set` refuses a set that
+differs there, so the tables indexed by code below (:data:`DECK_CODES`,
+:data:`DECK_BOX`, ...) hold for every set and the determinizer may redeal from
+them. Other numbers may differ (costs, printed resources, culture/happiness,
+effects, blocking lists, steal/destroy, the costs and status numbers of
+``[rules]``); the engine reads them from the game's own set (``GameState.cs``).
 
 Deck cards (buildings, wonders, units) are identified by an index into
 :data:`DECK_CODES`, which is sorted by code, so a vector of counts indexed that
