@@ -23,7 +23,10 @@ bot fails. A worker that dies (killed, out of memory) is replaced and its turn r
 
 The budget (:class:`BotSettings`, from ``CIVCARDS_BOT_*``, docs/operations.md):
 
-- ``workers`` processes think at once; the others' turns wait in the queue;
+- ``workers`` processes think at once for the search bots (a budget of iterations or
+  seconds); the others' turns wait in the queue. The light bots (``random``, ``greedy``:
+  no budget, a move in a millisecond) have a lane of their own (``light_workers``
+  processes, the same rules), so they never wait behind a search;
 - turns of games with a human seat go before turns of bot-only games, and, among
   those, the game whose bots thought least in the last minute goes first;
 - the server's bots think at most ``seconds_per_minute`` seconds in any minute, and
@@ -110,6 +113,9 @@ class BotSettings:
     nice: int = 10
     #: how often a turn whose worker died is tried again
     retries: int = 3
+    #: processes for the light bots (no thinking budget: random, greedy), apart from the
+    #: search bots' so that they never wait behind a search (0: a thread of the server)
+    light_workers: int = 1
 
     def effective_seconds_per_minute(self) -> float:
         """The server's cap: as given, or by default three quarters of the workers' time."""
@@ -134,6 +140,7 @@ class BotSettings:
             ("max_seconds", "CIVCARDS_BOT_MAX_SECONDS", float, 0.01),
             ("max_iterations", "CIVCARDS_BOT_MAX_ITERATIONS", int, 1),
             ("nice", "CIVCARDS_BOT_NICE", int, 0),
+            ("light_workers", "CIVCARDS_BOT_LIGHT_WORKERS", int, 0),
         ):
             value = given.get(name)
             where = f"--bot-{name.replace('_', '-')}"
@@ -244,8 +251,14 @@ class _Spent:
 class BotPool:
     """A bounded pool of bot worker processes with a budget (see the module's text)."""
 
-    def __init__(self, settings: BotSettings | None = None) -> None:
+    def __init__(self, settings: BotSettings | None = None, *, lane: bool = False) -> None:
         self.settings = settings or BotSettings()
+        #: the light bots' own pool (a lane of this one: no search bot ahead of them)
+        self.light: BotPool | None = None
+        if not lane:
+            light = replace(self.settings, workers=self.settings.light_workers)
+            self.light = BotPool(light, lane=True)
+        self._strong_spec: dict[tuple[str, str], bool] = {}
         self._executor: ProcessPoolExecutor | None = None
         self._games: frozenset[str] = frozenset()
         self._waiting: list[_Waiting] = []
@@ -269,16 +282,33 @@ class BotPool:
 
     @property
     def waiting(self) -> int:
-        return len(self._waiting)
+        """Bot turns waiting (both lanes)."""
+        return len(self._waiting) + (self.light.waiting if self.light is not None else 0)
+
+    def all_pids(self) -> set[int]:
+        """The worker process ids that have answered, both lanes."""
+        return self.pids | (self.light.pids if self.light is not None else set())
 
     def check_room(self) -> None:
         """BotBusy when the queue is full (no new game with bots now)."""
-        if len(self._waiting) >= self.settings.queue:
+        waiting = self.waiting
+        if waiting >= self.settings.queue:
             self.refused += 1
             raise BotBusy(
-                f"the server's bots are busy ({len(self._waiting)} bot turns are waiting): "
+                f"the server's bots are busy ({waiting} bot turns are waiting): "
                 "try a game with bots again in a minute"
             )
+
+    def searches(self, game: str, spec: str) -> bool:
+        """Whether the bot ``spec`` of the game ``game`` searches (its turns take the
+        search bots' lane); remembered."""
+        key = (game, spec)
+        found = self._strong_spec.get(key)
+        if found is None:
+            if len(self._strong_spec) > 1000:
+                self._strong_spec.clear()
+            found = self._strong_spec[key] = is_strong(get_game(game), spec)
+        return found
 
     def admit_strong(self, address: str | None, live: Mapping[str, bool]) -> None:
         """BotBusy when ``address`` already has :attr:`BotSettings.strong_per_address`
@@ -397,6 +427,8 @@ class BotPool:
         if self.closed:
             raise BotBusy("the server is stopping: its bots no longer play")
         self.check_room()
+        if self.light is not None and not self.searches(turn.game, turn.spec):
+            return await self.light.play(turn)  # a light bot: no search ahead of it
         loop = asyncio.get_running_loop()
         w = _Waiting(turn, next(self._seq), loop.create_future())
         self._waiting.append(w)
@@ -467,11 +499,14 @@ class BotPool:
             "seconds_last_minute": round(self._spent.used(now), 2),
             "played": self.played,
             "workers_lost": self.lost,
+            **({"light": self.light.status()} if self.light is not None else {}),
         }
 
     def close(self) -> None:
         """Stop the workers (a turn being thought is abandoned)."""
         self.closed = True
+        if self.light is not None:
+            self.light.close()
         if self._timer is not None:
             self._timer.cancel()
         for w in self._waiting:

@@ -219,7 +219,9 @@ def test_the_pool_plays_the_same_move_as_the_bot_here() -> None:
             out = []
             for spec in ("random", "greedy", "ismcts:60it"):
                 out.append(await pool.play(turn("g", spec, seed=7)))
-            assert os.getpid() not in pool.pids and len(pool.pids) == 1
+            # the light bots in a lane (a process) of their own, the search bot in another
+            assert pool.light is not None and len(pool.light.pids) == 1 and len(pool.pids) == 1
+            assert os.getpid() not in pool.all_pids() and len(pool.all_pids()) == 2
             return out
         finally:
             pool.close()
@@ -280,6 +282,27 @@ def test_a_full_queue_refuses_with_a_sentence() -> None:
             with pytest.raises(BotBusy, match="bots are busy"):
                 await pool.play(turn("c", "random"))
             await asyncio.gather(a, b)
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_light_bot_does_not_wait_behind_a_search() -> None:
+    """One search worker busy for a second: a random bot's turn is played meanwhile, in
+    the light bots' own lane."""
+
+    async def main() -> None:
+        pool = BotPool(BotSettings(workers=1))
+        try:
+            await asyncio.gather(
+                pool.play(turn("warm", "ismcts:20it")), pool.play(turn("warm", "random"))
+            )
+            search = asyncio.create_task(pool.play(turn("deep", "ismcts:1s")))
+            await asyncio.sleep(0.1)
+            await pool.play(turn("quick", "random"))
+            assert not search.done()
+            await search
         finally:
             pool.close()
 
