@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from civcards import carta
 from civcards.game_api import Choice, get_game
+from civcards.server.i18n_web import seat_name
 
 from .conftest import ServerProcess, texts
 
@@ -83,7 +84,11 @@ def check_views(
         if exp["pending"]:
             shown += [exp["pending"]["option"], *texts(exp["pending"]["choices"])]
         assert set(view["words"]) == set(shown)
-        assert view["names"] == [s["name"] or f"Seat {i + 1}" for i, s in enumerate(game["seats"])]
+        # the seats' names in the view's language (a seat nobody named, a bot's default name)
+        assert view["names"] == [
+            seat_name(i, s["kind"], s["bot"], s["name"], view["lang"])
+            for i, s in enumerate(game["seats"])
+        ]
         assert (view["result"] is None) == (not g.finished)
         # the clocks (everyone's time, public) and the hints used (who and when, never what)
         for h in view.get("hints_used") or []:
