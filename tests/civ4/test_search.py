@@ -18,7 +18,15 @@ from civcards.civ4 import GameState, observe
 from civcards.civ4.cards import DECK_CODES
 from civcards.game_api import get_game
 from civcards.games.civ4.search import Civ4SearchKit, chances, evaluate, root_value
-from tests.civ4.helpers import at_purchase, empty_hand, grant_tech, random_move, set_pop, set_supply
+from tests.civ4.helpers import (
+    at_purchase,
+    empty_hand,
+    give,
+    grant_tech,
+    random_move,
+    set_pop,
+    set_supply,
+)
 
 GAME = get_game("civ4")
 
@@ -181,3 +189,19 @@ def test_single_choice_is_not_searched() -> None:
     bot_choice(bot, GAME, g)
     assert bot.last_iterations == 0
     assert root_value(bot) is None
+
+
+def test_a_wonder_free_technology_comes_from_the_deal_market() -> None:
+    """C62, C32: the Oracle's free technology is taken from the market, which a purchase
+    before it refills from the hidden pile; the search's cached lines must stay legal in
+    every deal (a line cached from one deal's refill once played a technology another
+    deal's market did not hold)."""
+    g = at_purchase(2, seed=4)
+    empty_hand(g, 0)
+    give(g, 0, "ORC")
+    set_supply(g, 0, h=30, c=30)
+    assert any(c.text.startswith("build ORC") for c in GAME.choices(g))
+    for seed in range(3):
+        text, _ = _search(g, "ismcts:300it", seed)
+        copy = g.copy()
+        assert GAME.play(copy, text) == text

@@ -302,14 +302,16 @@ class Civ4SearchKit(SearchKit):
     def _macro(self, g: GameState, sig: Hashable, key: Hashable) -> list[tuple[Any, str]]:
         """Play the target ``key`` at ``g`` as greedy funds it; the moves played (cached by
         the moves since the root and the hand: a target is a branch only where its card
-        or plot is in the market)."""
-        sig = sig[:2]  # type: ignore[index]
+        or plot is in the market; a build's by the markets too, as a wonder's free
+        technologies come from the market, C62)."""
+        target = key[1]  # type: ignore[index]
+        if not target.startswith("build "):
+            sig = sig[:2]  # type: ignore[index]
         cached = self._macros.get((sig, key))
         if cached is not None:
             for m, text in cached:
                 g.apply_unchecked(m, text)
             return cached
-        target = key[1]  # type: ignore[index]
         seat = self.seat
         pol = self.policy
         done: list[tuple[Any, str]] = []
