@@ -201,6 +201,62 @@ def test_turn_alert_in_the_tab_title(server: ServerProcess, browser: Any) -> Non
         ctx.close()
 
 
+#: what the page does with the browser's alerts, recorded (the browser's own Notification and
+#: AudioContext, which a headless browser cannot show or play, stand in for them)
+RECORD_ALERTS = """
+window.__notes = [];
+window.__beeps = 0;
+window.__hidden = false;
+class RecordedNotification {
+  constructor(title, opts) { window.__notes.push([title, (opts || {}).body || '']); }
+  close() {}
+  static get permission() { return 'granted'; }
+  static requestPermission() { return Promise.resolve('granted'); }
+}
+window.Notification = RecordedNotification;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  createOscillator() { window.__beeps += 1; return super.createOscillator(); }
+};
+Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+"""
+
+
+def test_turn_alert_sound_and_notification_while_hidden(
+    server: ServerProcess, browser: Any
+) -> None:
+    """With notifications allowed and the tab hidden, the turn's coming beeps and sends a
+    notification naming the game, in the reader's language."""
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=34)
+    gid = g["id"]
+    tokens = [s["token"] for s in g["seats"]]
+    ctx = browser.new_context(locale="es-ES")
+    try:
+        mover = state(server, gid, tokens[0])["game"]["to_move"]
+        page = ctx.new_page()
+        page.add_init_script(RECORD_ALERTS)
+        page.goto(server.base + seat_link(g, 1 - mover))
+        page.wait_for_selector("#table[data-moves]")
+        page.click('[data-testid="settings"]')
+        page.check('[data-testid="setting-notify"]')
+        assert page.evaluate("JSON.parse(localStorage.getItem('civcards.alerts')).notify")
+        page.evaluate("window.__hidden = true; window.__beeps = 0")
+        for _ in range(10):
+            st = state(server, gid, tokens[mover])
+            if st["game"]["to_move"] != mover:
+                break
+            texts = [o["text"] for o in st["options"] if o["final"]]
+            pick = "end" if "end" in texts else texts[0]
+            assert move(server, gid, tokens[mover], pick, st["move_number"]).status_code == 200
+        page.wait_for_function("() => window.__notes.length === 1", timeout=10000)
+        title, body = page.evaluate("window.__notes[0]")
+        assert title == t("es", "web.alert.your_turn")
+        assert body == t("es", "web.alert.notify_body", game="CIV: Carta Impera Victoria")
+        assert page.evaluate("window.__beeps") >= 1
+    finally:
+        ctx.close()
+
+
 def finish(server: ServerProcess, name: str, seed: int, humans: int) -> dict[str, Any]:
     """A two-player game of ``name`` (``humans`` human seats, played at random through the
     API, the others bots), played to its end."""
@@ -308,6 +364,10 @@ def test_the_draft_is_explained_and_civ4_cards_explain_themselves(
         shown = card.inner_text().strip()
         code = next(c for c in CARDS.plots if shown.startswith(card_name(c, "fr")))
         assert page.inner_text("#tip") == card_help(code, "fr")
+        # the guide points at a plot to take, in French
+        g = guide_target(page)
+        assert g["key"].startswith("pick-") and g["count"] == "1", g
+        assert g["text"].startswith(t("fr", "ccg.guide.move", step="").split("(")[0])
         assert t("fr", "ccg.reconstructed") in page.inner_text('[data-testid="reconstructed"]')
     finally:
         ctx.close()
