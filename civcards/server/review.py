@@ -80,6 +80,8 @@ HERE = os.path.dirname(__file__)
 DEFAULT_ANALYSIS_BOT = "ismcts:250ms"
 #: the bot of a hint (``CIVCARDS_HINT_BOT``)
 DEFAULT_HINT_BOT = "ismcts:1s"
+#: the analysis workers' niceness: the table's requests and bots come first
+WORKER_NICE = 10
 #: the length of a pasted record's review id ("r" and hex digits; a table's game ids are
 #: shorter)
 PASTED_LEN = 24
@@ -132,6 +134,14 @@ def _aware(t: datetime) -> datetime:
 # --------------------------------------------------------------------------- the pool
 
 
+def _worker_init() -> None:
+    """A worker of the analysis pool: the extra games registered, a lower priority than
+    the table's own processes (nice +10, like the bots' workers)."""
+    load_extra_games()
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICE)
+
+
 class AnalysisPool:
     """A bounded pool of worker processes for analyses and hints, and the queue of
     reviews waiting for it (one coordinator task a worker, each analysing one game at a
@@ -154,7 +164,7 @@ class AnalysisPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=load_extra_games,
+                initializer=_worker_init,
             )
         return self._pool
 
