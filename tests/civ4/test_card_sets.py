@@ -139,3 +139,24 @@ def test_the_record_round_trips_with_the_card_set(players: int) -> None:
     old = dict(rec, options={k: v for k, v in rec["options"].items() if k != "cards"})
     r1 = civ4.replay(old)
     assert not r1.ok or civ4.position_json(r1.state) != civ4.position_json(rep)
+
+
+def test_the_search_bots_determinizer_deals_games_of_the_tuned_set() -> None:
+    """The determinizer redeals from the boxes (C9): a tuned game's sampled states keep its
+    card set and its prices (C26), and play on legally."""
+    rng = random.Random(5)
+    g = GAME.new_state(3, GAME.check_options(3, {}), 55)
+    while len(g.moves) < 60 and not g.finished:
+        g.apply(g.legal_strings()[0] if g.step == "collect" else rng.choice(g.legal_strings()))
+    seat = g.to_move
+    assert seat is not None
+    sampler = GAME.determinizer(civ4.observe(g, seat))
+    assert sampler is not None
+    for i in range(5):
+        s = sampler.sample(random.Random(i))
+        assert s.cs is g.cs and s.cs.set_name == DEFAULT_CARD_SET
+        assert s.hands[seat] == g.hands[seat]
+        assert [s.pop_cost(seat, j + 1) for j in range(len(s.plots[seat]))] == [
+            g.pop_cost(seat, j + 1) for j in range(len(g.plots[seat]))
+        ]
+        assert s.legal_strings()
