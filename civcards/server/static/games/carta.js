@@ -357,7 +357,7 @@ function renderWalk(box) {
     for (const s of next) buttons.push(`<button type="button" data-tok="${s}" data-key="tok-${s}">${esc(name(Number(s)))}</button>`);
   } else if (next.length && next.every(isCards) && next.every((x) => x.length === 1)) {
     body = `<p>${esc(t("web.step.domain"))}</p>`;
-    for (const l of LETTERS) if (next.includes(l)) buttons.push(`<button type="button" class="card d-${l}" data-tok="${l}" data-key="tok-${l}">${icon(l)} ${esc(domainName(l))}</button>`);
+    for (const l of LETTERS) if (next.includes(l)) buttons.push(`<button type="button" class="card d-${l}" data-tok="${l}" data-key="tok-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))}</button>`);
   } else if (next.length && next.every(isCards)) {
     const size = Math.max(...next.map((x) => x.length));
     const fits = next.filter((x) => contains(x, walk.picks));
@@ -369,7 +369,7 @@ function renderWalk(box) {
     for (const l of LETTERS) {
       const left = Math.max(0, ...fits.map((x) => countLetters(x)[l])) - countLetters(walk.picks)[l];
       if (left > 0 && fits.some((x) => contains(x, walk.picks + l))) {
-        buttons.push(`<button type="button" class="card d-${l}" data-pick="${l}" data-key="pick-${l}">${icon(l)} ${esc(domainName(l))} <small>×${left}</small></button>`);
+        buttons.push(`<button type="button" class="card d-${l}" data-pick="${l}" data-key="pick-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))} <small>×${left}</small></button>`);
       }
     }
     if (walk.picks) buttons.push(`<button type="button" data-unpick="1" data-key="unpick">${esc(t("web.undo_pick"))}</button>`);
