@@ -141,6 +141,10 @@ def test_tips_on_hover_and_long_press(server: ServerProcess, browser: Any) -> No
         assert "Play " in page.inner_text("#tip")
         page.wait_for_timeout(500)
         assert moves(page) == before  # the long press showed the tip, it played nothing
+        # the table with its guide, panel of who leads and settings fits the phone
+        assert page.locator('[data-testid="guide"]').count() == 1
+        assert page.locator('[data-testid="standing"]').is_visible()
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     finally:
         phone.close()
 
