@@ -489,3 +489,49 @@ def test_a_bad_beat_setting_is_refused_in_one_sentence(beat: str, tmp_path: Path
         "is not a number" if beat == "abc" else "must be from 0.1 to 3600 seconds"
     )
     assert not (tmp_path / "c.db").exists()
+
+
+def test_a_move_that_comes_after_its_deadline_is_refused(tmp_path: Path) -> None:
+    """The server's table itself (real SQLite), its clock check not yet run: a move sent
+    after the seat's deadline is refused and stores nothing; the check then gives the seat
+    to the bot."""
+    import asyncio
+
+    from civcards.server.clocks import Clocks, check_clock
+    from civcards.server.core import ApiError, TableServer
+    from civcards.server.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path}/c.db")
+    migrate(engine)
+
+    async def run() -> None:
+        # the bots wait a minute before moving: nothing but the clocks acts in this test
+        server = TableServer(engine, bot_delay=60, allow_seed=True)
+        clocks = Clocks(server)
+        clocks.service.open()  # service time, without the loop that enforces deadlines
+        live, _ = server.create(
+            kind="carta",
+            players=2,
+            options={},
+            seats=[{"kind": "human"}, {"kind": "human"}],
+            seed=2,
+            clock=check_clock("carta", {"type": "move", "seconds": 1}),
+        )
+        seat = live.state.to_move
+        text = next(c.text for c in live.game.choices(live.state) if c.final)
+        await asyncio.sleep(1.2)
+        with pytest.raises(ApiError) as refused:
+            await server.move(live, seat, text, 0)
+        assert refused.value.status == 409 and refused.value.code == "out_of_time"
+        assert live.moves == [] and live.seats[seat].kind == "human"
+        assert await clocks.check() == 1
+        assert live.seats[seat].kind == "bot" and live.takeovers[0]["reason"] == "timeout"
+        with pytest.raises(ApiError) as gone:
+            await server.move(live, seat, text, 0)
+        assert gone.value.code == "taken_over"
+        await server.stop()
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.dispose()
