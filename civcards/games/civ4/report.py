@@ -117,6 +117,20 @@ def mean_ci(values: Sequence[float]) -> Interval:
     return m, m - half, m + half
 
 
+def wilson_ci(values: Sequence[float]) -> Interval:
+    """A share and its 95 % Wilson score interval (few games, or all won or all lost, where
+    ± 1.96 standard errors says nothing); a shared victory counts as its fraction."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, math.nan
+    p = statistics.fmean(values)
+    z = 1.96
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return p, max(0.0, mid - half), min(1.0, mid + half)
+
+
 def ratio_ci(pairs: Sequence[tuple[float, float]]) -> Interval:
     """Σnum / Σden over games with a 95 % interval (delta method)."""
     n = len(pairs)
@@ -512,7 +526,7 @@ def q6(rows: Sequence[Row]) -> Answer:
     for (p, spec), vals in sorted(vs.items()):
         fair = 1 / p
         want = 0.65 if p == 2 else 2 * fair
-        iv = mean_ci(vals)
+        iv = wilson_ci(vals)
         a.add(
             f"{p}p {spec} against greedy ({len(vals):,} games)",
             iv,
@@ -521,13 +535,20 @@ def q6(rows: Sequence[Row]) -> Answer:
             pct=True,
         )
     for (hi, lo), vals in sorted(duel.items()):
-        iv = mean_ci(vals)
+        iv = wilson_ci(vals)
         a.add(
             f"2p {hi} against {lo} ({len(vals):,} games)",
             iv,
             "> 50 %",
             iv[0] > 0.5,
             pct=True,
+        )
+    if vs or duel:
+        a.notes.append(
+            "Intervals: Wilson score (few games). The search bot is `ismcts` with civ4's own "
+            "kit (greedy completes its steps and models the rivals, short greedy rollouts, a VP "
+            "evaluation); budgets are small because a search move costs about 0.8 ms of CPU an "
+            "iteration on the study machine (see the notes above)."
         )
     if not vs and not duel:
         a.add("ismcts against greedy", None, "see target", None, text="not measured (no games)")
