@@ -279,3 +279,51 @@ def test_the_hint_button_at_the_table(server: ServerProcess) -> None:
         assert "Ana used a hint" in page.inner_text("[data-testid=hints-used]")
         assert not errors, errors
         b.close()
+
+
+@pytest.mark.slow
+def test_a_civ4_game_is_reviewed_through_the_same_interface(server: ServerProcess) -> None:
+    """The other game: its finished game analysed and its positions shown, nothing of the
+    review naming a game."""
+    g = server.create(
+        game="civ4",
+        players=2,
+        seats=[{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+        seed=4,
+    )
+    gid = str(g["id"])
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{server.base}/api/games/{gid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the civ4 bots did not finish"
+        time.sleep(0.3)
+    review = _analysed(server, gid, timeout=240)
+    assert review["game"] == "civ4"
+    data = review["analysis"]["data"]
+    assert len(data["moves"]) == len(review["moves"]) > 0
+    judged = [m for m in data["moves"] if not m["forced"]]
+    assert judged and all(0.0 <= m["after"] <= 1.0 for m in judged if m["after"] is not None)
+    seat = review["moves"][10]["seat"]
+    r = httpx.get(f"{server.base}/api/review/{gid}/position?move=10&seat={seat}")
+    assert r.status_code == 200 and r.json()["view"]["seat"] == seat
+
+
+def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str) -> None:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    text = httpx.get(f"{server.base}/api/games/{finished}/record").text
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/review")
+        page.fill("#record-text", "{not json")
+        page.click("#paste-form button[type=submit]")
+        page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
+        page.fill("#record-text", text)
+        page.click("#paste-form button[type=submit]")
+        page.wait_for_url(f"{server.base}/review/r*")
+        page.wait_for_selector("#review[data-ready='1']")
+        assert page.locator("#graph svg").count() == 1
+        assert not errors, errors
+        b.close()
