@@ -221,7 +221,7 @@ async function renderPosition() {
   if (mine !== posSeq) return; // a newer one was asked for
   if (!r.ok) { $("error").textContent = errorText(r.data); return; }
   const whole = $("whole");
-  const seatView = $("seat-view");
+  const seatView = $("table");
   if (r.data.position) {
     whole.hidden = false;
     seatView.hidden = true;
