@@ -43,8 +43,8 @@ def _game(game: Game | None) -> Game:
 
 def default_bot(game: Game | None = None) -> str:
     """The strongest bot of the game at a human's pace: ``ismcts`` where the game brings
-    its own search kit (CIV), else ``greedy``, else ``ismcts`` or ``random``. (The generic
-    kit's random playouts make a search of civ4 take tens of seconds a move.)"""
+    its own search kit (CIV, civ4), else ``greedy``, else ``ismcts`` or ``random``. (The
+    generic kit's random playouts make a search take tens of seconds a move.)"""
     g = _game(game)
     names = bot_names(g)
     kit = getattr(g, "search_kit", None)

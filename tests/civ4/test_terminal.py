@@ -331,10 +331,10 @@ def test_docstring_examples(module: str) -> None:
 
 
 def test_default_opponents_play_at_a_human_pace() -> None:
-    """civ4 has no search kit of its own, so `civcards play --game civ4` seats greedy
-    bots by default; CIV keeps its tuned search."""
+    """civ4 brings its own search kit (games/civ4/search.py, a fraction of a second a
+    move), so `civcards play --game civ4` seats ismcts by default, as CIV does."""
     from civcards.game_api import get_game
     from civcards.terminal.seats import default_bot
 
-    assert default_bot(get_game("civ4")) == "greedy"
+    assert default_bot(get_game("civ4")) == "ismcts"
     assert default_bot(get_game("carta")) == "ismcts"
