@@ -234,6 +234,7 @@ def test_the_review_page_by_keyboard(server: ServerProcess, finished: str) -> No
         # the position as seat 0 saw it: drawn by the game's own module
         page.select_option("#seat-select", "0")
         page.wait_for_function("() => document.querySelector('#players').innerHTML.length > 0")
+        assert page.get_attribute("#review", "data-render-error") is None
         page.locator("#review h3").first.click()
         page.keyboard.press("End")
         assert page.get_attribute("#review", "data-cursor") == str(n)
@@ -305,6 +306,20 @@ def test_a_civ4_game_is_reviewed_through_the_same_interface(server: ServerProces
     seat = review["moves"][10]["seat"]
     r = httpx.get(f"{server.base}/api/review/{gid}/position?move=10&seat={seat}")
     assert r.status_code == 200 and r.json()["view"]["seat"] == seat
+    if not CHROMIUM.exists():
+        return
+    # the page draws the seat's position with the game's own module
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{server.base}/review/{gid}#move=10&seat={seat}")
+        page.wait_for_selector("#review[data-ready='1']")
+        page.wait_for_function("() => document.querySelector('#status').innerHTML.length > 0")
+        assert page.get_attribute("#review", "data-render-error") is None
+        assert not errors, errors
+        b.close()
 
 
 def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str) -> None:

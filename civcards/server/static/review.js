@@ -241,7 +241,9 @@ async function renderPosition() {
   try {
     if (game.onView) game.onView(table, true);
     game.render(table);
+    delete root.dataset.renderError;
   } catch (e) {
+    root.dataset.renderError = String(e);
     $("status").textContent = String(e);
   }
 }
