@@ -117,7 +117,11 @@ function renderGraph() {
     parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(p)}" y2="${y(p)}" stroke="#ccc" stroke-width="0.5"/>`);
     parts.push(`<text x="${L - 4}" y="${y(p) + 4}" text-anchor="end" font-size="10" fill="#555">${Math.round(100 * p)}%</text>`);
   }
-  parts.push(`<text x="${(L + W - R) / 2}" y="${H - 6}" text-anchor="middle" font-size="10" fill="#555">${esc(t("web.review.slider"))}</text>`);
+  for (const f of [0, 0.25, 0.5, 0.75, 1]) {
+    const k = Math.round(f * n);
+    parts.push(`<text x="${x(k)}" y="${H - B + 12}" text-anchor="middle" font-size="10" fill="#555">${k}</text>`);
+  }
+  parts.push(`<text x="${(L + W - R) / 2}" y="${H - 2}" text-anchor="middle" font-size="10" fill="#555">${esc(t("web.review.slider"))}</text>`);
   const legend = [];
   if (a) {
     for (let s = 0; s < data.players; s++) {
