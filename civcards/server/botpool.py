@@ -256,7 +256,9 @@ class BotPool:
         #: the light bots' own pool (a lane of this one: no search bot ahead of them)
         self.light: BotPool | None = None
         if not lane:
-            light = replace(self.settings, workers=self.settings.light_workers)
+            # not lowered in priority: a light bot's move takes a millisecond, and a game
+            # whose bot waited behind every other program of a busy machine would stall
+            light = replace(self.settings, workers=self.settings.light_workers, nice=0)
             self.light = BotPool(light, lane=True)
         self._strong_spec: dict[tuple[str, str], bool] = {}
         self._executor: ProcessPoolExecutor | None = None
