@@ -22,6 +22,7 @@ from civcards.i18n import t
 from .conftest import ServerProcess
 from .test_api import move, play_random, state
 from .test_browser import browser, context, moves, seat_link, shot, wait_moved, watch_errors
+from .test_rules_pages import ENGLISH, visible_words
 
 __all__ = ["browser", "context"]  # the fixtures, shared with test_browser
 
@@ -375,3 +376,42 @@ def test_the_draft_is_explained_and_civ4_cards_explain_themselves(
         assert t("fr", "ccg.reconstructed") in page.inner_text('[data-testid="reconstructed"]')
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("name", ["carta", "civ4"])
+def test_no_english_at_the_table_in_other_languages(
+    server: ServerProcess, browser: Any, name: str
+) -> None:
+    """Every text of the table (the board, who leads, the settings, the guide, seats nobody
+    named and the server's bots) in the reader's language: no English word shows, beyond
+    proper names (the game's title) and the move notation."""
+    g = server.create(
+        game=name,
+        players=3,
+        seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"}],
+        seed=5,
+    )
+    for lang in ("fr", "de", "es", "pt"):
+        ctx = browser.new_context(locale=lang)
+        try:
+            page = ctx.new_page()
+            page.goto(server.base + seat_link(g, 0))
+            page.wait_for_selector("#table[data-moves]")
+            page.wait_for_selector('[data-testid="standing"]')
+            page.click('[data-testid="settings"]')
+            page.evaluate("for (const d of document.querySelectorAll('details')) d.open = true")
+            shown = page.evaluate(
+                """() => {
+                    const body = document.body.cloneNode(true);
+                    for (const el of body.querySelectorAll('code, script, .game-title')) el.remove();
+                    return body.innerText;
+                }"""
+            )
+            title = httpx.get(f"{server.base}/api/games/{g['id']}").json()["title"]
+            leaks = sorted(
+                set(visible_words(shown.replace(title, " ")))
+                & (ENGLISH | {"seat", "random", "greedy"})
+            )
+            assert not leaks, f"English at the {lang} table: {leaks}"
+        finally:
+            ctx.close()
