@@ -387,14 +387,20 @@ def review_router(server: TableServer) -> APIRouter:
         except Exception:
             log.exception("the analysis of %s could not be queued", live.id)
 
+    seen_loop: list[asyncio.AbstractEventLoop] = []
+
     def on_move(_conn: Connection, live: Live, _seat: int, nxt: Any, _idx: int) -> None:
         if not nxt.finished:
             return
         # after the store (this runs inside its transaction): queue once it is done
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:
+        except RuntimeError:  # a worker thread: the server's loop, once known
+            if seen_loop:
+                seen_loop[0].call_soon_threadsafe(finished_game, live)
             return
+        if not seen_loop:
+            seen_loop.append(loop)
         loop.call_soon(finished_game, live)
 
     def on_view(live: Live, view: dict[str, Any]) -> None:

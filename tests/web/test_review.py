@@ -4,6 +4,7 @@ in Debian's Chromium."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,6 +61,21 @@ def _analysed(server: ServerProcess, rid: str, timeout: float = 120) -> dict[str
 @pytest.fixture(scope="module")
 def finished(server: ServerProcess) -> str:
     return _finished_game(server, 5)
+
+
+def test_a_game_that_ends_is_queued_for_analysis_at_once(server: ServerProcess) -> None:
+    """The end of a game queues its analysis (read in the database itself, no review asked)."""
+    gid = _finished_game(server, 21)
+    deadline = time.monotonic() + 60
+    while True:
+        with sqlite3.connect(server.db_path) as db:
+            row = db.execute("SELECT status, total FROM analyses WHERE id = ?", (gid,)).fetchone()
+        if row is not None and row[0] == "done":
+            break
+        assert time.monotonic() < deadline, row
+        time.sleep(0.3)
+    moves = httpx.get(f"{server.base}/api/games/{gid}").json()["move_number"]
+    assert row[1] == moves
 
 
 def test_a_game_in_progress_has_no_review(server: ServerProcess) -> None:
