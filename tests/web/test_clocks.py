@@ -535,3 +535,67 @@ def test_a_move_that_comes_after_its_deadline_is_refused(tmp_path: Path) -> None
         asyncio.run(run())
     finally:
         engine.dispose()
+
+
+# -- several processes -----------------------------------------------------------------------
+
+
+@pytest.fixture
+def shared_pair(tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two ``serve --redis`` processes over one PostgreSQL and one Redis of the test's own."""
+    pytest.importorskip("psycopg")
+    pytest.importorskip("redis")
+    from .conftest import env_flag
+    from .postgres import TempPostgres, find_bin
+    from .redis_server import TempRedis, find_redis
+
+    pg_bin, redis_bin = find_bin(), find_redis()
+    if pg_bin is None or redis_bin is None:
+        need = env_flag("CIVCARDS_REQUIRE_PG") or env_flag("CIVCARDS_REQUIRE_REDIS")
+        (pytest.fail if need else pytest.skip)("PostgreSQL or redis-server is not installed")
+    assert pg_bin is not None and redis_bin is not None
+    pg, rd = TempPostgres(pg_bin), TempRedis(redis_bin)
+    procs: list[ServerProcess] = []
+    try:
+        pg.start()
+        rd.start()
+        procs = [
+            ServerProcess(tmp_path / name, db_url=pg.url, extra_args=["--redis", rd.url])
+            for name in ("a", "b")
+        ]
+        for p in procs:
+            p.start()
+        yield procs[0], procs[1]
+    finally:
+        for p in procs:
+            p.stop()
+        rd.stop()
+        pg.stop()
+    for p in procs:
+        assert "Traceback" not in p.log(), p.log()[-3000:]
+
+
+def test_two_processes_enforce_a_clock_once(
+    shared_pair: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = shared_pair
+    g = create(
+        a,
+        players=2,
+        seats=[{"kind": "human"}, {"kind": "human"}],
+        clock={"type": "move", "seconds": 2},
+        takeover_bot="random",
+        seed=6,
+    )
+    gid = g["id"]
+    seat = view(b, gid)["game"]["to_move"]
+    # both processes check the deadlines: the seat is given to the bot once, and each
+    # process shows it
+    until(lambda: info(b, gid)["seats"][seat]["kind"] == "bot", timeout=15)
+    until(lambda: info(a, gid)["seats"][seat]["kind"] == "bot", timeout=15)
+    until(lambda: info(b, gid)["move_number"] > 0, timeout=15)
+    time.sleep(1.0)
+    for server in (a, b):
+        taken = info(server, gid)["takeovers"]
+        assert taken[0] == {"seat": seat, "move": 0, "bot": "random", "reason": "timeout"}
+        assert [t["seat"] for t in taken].count(seat) == 1
