@@ -84,21 +84,23 @@ def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     s = pool_server
     assert s.proc is not None
     gid = bot_game(s, "ismcts:0.5s")
-    deadline = time.monotonic() + 30
-    while not children(s.proc.pid):
+    deadline = time.monotonic() + 90
+    while not children(s.proc.pid) or moves(s, gid) < 1:  # the workers started and thinking
         assert time.monotonic() < deadline, "no bot worker started"
-        time.sleep(0.1)
-    time.sleep(0.5)
+        time.sleep(0.2)
     workers = children(s.proc.pid)
     server0 = cpu_seconds(s.proc.pid)
     work0 = sum(cpu_seconds(p) for p in workers)
     n0 = moves(s, gid)
-    time.sleep(4.0)
+    t0 = time.monotonic()
+    # a few of the bots' moves (on a busy machine the niced worker may be slow to get them)
+    while moves(s, gid) < n0 + 3 or time.monotonic() - t0 < 3:
+        assert time.monotonic() - t0 < 90, "the bots stopped playing"
+        time.sleep(0.2)
     server1 = cpu_seconds(s.proc.pid)
     work1 = sum(cpu_seconds(p) for p in children(s.proc.pid) if p in workers)
-    assert moves(s, gid) > n0  # the bots played meanwhile
     thought = work1 - work0
-    assert thought > 0.5, (thought, server1 - server0)
+    assert thought > 0.2, (thought, server1 - server0)
     # the server's own time: a small fraction of the bots' (storing and announcing moves)
     assert server1 - server0 < 0.25 * thought, (server1 - server0, thought)
     # and a person's request is answered meanwhile
@@ -121,7 +123,7 @@ def test_a_killed_worker_does_not_stop_the_server_and_the_turn_is_played(
     for pid in children(s.proc.pid):
         os.kill(pid, signal.SIGKILL)
     n = moves(s, gid)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # new workers start (slowly on a busy machine)
     while moves(s, gid) < n + 2:  # the turn that was being thought, and the next
         assert time.monotonic() < deadline, s.log()[-2000:]
         assert s.proc.poll() is None
