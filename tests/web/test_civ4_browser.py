@@ -381,6 +381,12 @@ def test_civ4_three_players_two_browsers_a_human_defends(
             if s in ("walls", "defend", "damage"):
                 # the other browser sees the combat too
                 other.wait_for_selector('[data-testid="combat"]')
+                # every unit of the combat explains itself (its card's text as a tip)
+                tips = other.eval_on_selector_all(
+                    '[data-testid="combat"] [data-testid="combat-unit"]',
+                    "els => els.map(e => e.dataset.tip || '')",
+                )
+                assert tips and all(tips), tips
                 seen = True
                 if s == "defend":
                     defended = True

@@ -94,6 +94,59 @@ def test_a_new_players_guided_first_game(server: ServerProcess, context: Any) ->
     assert not errors, errors
 
 
+def test_the_guide_is_for_first_games(server: ServerProcess, browser: Any) -> None:
+    """The guide is on for a player who never finished a game in this browser and in a
+    guided first game (the rules page's link); once a game is finished here, a regular game
+    shows none."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+
+    def regular() -> dict[str, Any]:
+        return server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}])
+
+    def open_table(g: dict[str, Any]) -> Page:
+        page.goto(server.base + seat_link(g, 0))
+        page.wait_for_selector("#table[data-moves]")
+        page.wait_for_function("() => document.querySelector('#table').dataset.toMove === '0'")
+        page.wait_for_selector("#mine button.playable, #actions button:not([disabled])")
+        page.wait_for_timeout(300)  # a redraw after the last frame
+        return page
+
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        # a new player: the guide is on in a regular game
+        open_table(regular())
+        page.wait_for_selector('[data-testid="guide"]')
+        assert page.evaluate("localStorage.getItem('civcards.finished')") is None
+        # a game finished and seen here
+        done = regular()
+        tok = done["seats"][0]["token"]
+        play_random(server, done["id"], [tok, None], random.Random(4), 2000)
+        page.goto(server.base + seat_link(done, 0))
+        page.wait_for_selector('[data-testid="outcome"]')
+        assert page.evaluate("localStorage.getItem('civcards.finished')") is not None
+        # now a regular game shows no guide
+        later = regular()
+        open_table(later)
+        assert page.locator('[data-testid="guide"]').count() == 0
+        assert page.locator(".guide-target").count() == 0
+        # the guided first game's link shows it
+        page.goto(server.base + "/rules/carta?lang=en")
+        page.click('[data-testid="guided-start"]')
+        page.wait_for_url("**/game/**")
+        page.wait_for_function(
+            "() => document.querySelector('#table').dataset.toMove === '0' "
+            "&& !!document.querySelector('[data-testid=guide]')",
+            timeout=20000,
+        )
+        # and only there: the regular game still has none
+        open_table(later)
+        assert page.locator('[data-testid="guide"]').count() == 0
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_tips_on_hover_and_long_press(server: ServerProcess, browser: Any) -> None:
     """Every card, effect and marker explains itself: hover a card of the hand, a domain's
     thresholds; on a phone a long press shows the tip and plays nothing."""

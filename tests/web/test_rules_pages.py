@@ -177,3 +177,30 @@ def test_civ4_rules_quote_the_numbers_of_the_card_set_in_play() -> None:
         for key in ("pop_base", "plot6", "cap"):
             assert str(nums[key]) in page, (lang, key)
     assert nums["pop_base"] == default_set().rules["population_cost_base"]
+
+
+def test_civ4_combat_units_explain_themselves() -> None:
+    """C45-C52: the units of a combat (attacking, blocking) carry their card's text, which the
+    combat panel shows as their tip (data-tip), as every other card on the table does."""
+    from civcards.civ4.cards import card_set
+    from civcards.games.civ4.text import card_help
+
+    game = get_game("civ4")
+    for seed in range(40):
+        state = game.new_state(3, game.check_options(3, {}), seed)
+        rng = random.Random(seed)
+        while not game.result(state):
+            v = game.web_view(state, 0, ["Ana", "Ben", "Cy"], "fr")
+            c = v["combat"]
+            if c and c["units"]:
+                cs = card_set(game.check_options(3, {})["cards"])
+                for u in c["units"]:
+                    assert u["help"] and u["help"] == card_help(u["code"], "fr", cs)
+                for b in c["blocks"]:
+                    assert b["blocker_help"] and b["attacker_help"]
+                return
+            choice = rng.choice(game.choices(state))
+            while not choice.final:
+                choice = rng.choice(game.expand(state, choice).choices)
+            game.apply_choice(state, choice)
+    raise AssertionError("no combat in 40 games")

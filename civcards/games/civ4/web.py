@@ -276,6 +276,7 @@ def web_view(
                 {
                     "code": u,
                     "name": card_name(u, lang),
+                    "help": _card(u, lang, _set(obs))["help"],
                     "defender": d,
                     "state": st,
                     "state_name": t(lang, f"ccg.unit_state.{st}"),
@@ -283,7 +284,13 @@ def web_view(
                 for u, d, st in c.units
             ],
             "blocks": [
-                {"defender": d, "blocker": card_name(b, lang), "attacker": card_name(a, lang)}
+                {
+                    "defender": d,
+                    "blocker": card_name(b, lang),
+                    "attacker": card_name(a, lang),
+                    "blocker_help": _card(b, lang, _set(obs))["help"],
+                    "attacker_help": _card(a, lang, _set(obs))["help"],
+                }
                 for d, b, a in c.blocks
             ],
             "stolen": c.stolen,

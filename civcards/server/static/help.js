@@ -3,7 +3,9 @@
 //            on a long press on a phone (the press shows the tip instead of clicking); the tip
 //            is a small popover (#tip, role=tooltip) the element points at with aria-describedby;
 //   guide    the guided mode: the control to use next is highlighted and a one-line hint sits
-//            by it; on until turned off (remembered in localStorage), for new players' first games;
+//            by it; on in a guided first game (started from a rules page) and for a player who
+//            has never finished a game in this browser, off otherwise; the player's own choice
+//            (the guide turned off, or on in the settings) is remembered in localStorage;
 //   standing the live panel of who leads (the game's web_view gives it: view.board.standing);
 //   ending   plainly whether you won or lost and why, and every final hand.
 // On a rules page (/rules/...) it also starts a guided game against a bot.
@@ -100,12 +102,44 @@ export function refreshTip() {
 
 // -- the guide ------------------------------------------------------------------------------------
 
-const GUIDE_KEY = "civcards.guide";
+const GUIDE_KEY = "civcards.guide"; // the player's own choice: "on", "off" or none
+const GUIDED_KEY = "civcards.guide.game"; // the guided first game (its id)
+const FINISHED_KEY = "civcards.finished"; // a game was finished in this browser
 const guideListeners = [];
 
-/** On unless the player turned it off. */
+function stored(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+/** The game of this page (/game/{id}), or null. */
+function pageGame() {
+  const m = location.pathname.match(/^\/game\/([^/]+)/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+/** Off when the player turned it off; on when they turned it on; else on only in a guided
+ * first game and for a player who has never finished a game in this browser. */
 export function guideOn() {
-  try { return localStorage.getItem(GUIDE_KEY) !== "off"; } catch { return true; }
+  const own = stored(GUIDE_KEY);
+  if (own === "off") return false;
+  if (own === "on") return true;
+  const game = pageGame();
+  return (game !== null && stored(GUIDED_KEY) === game) || stored(FINISHED_KEY) === null;
+}
+
+/** Mark `id` as a guided first game (the guide is on there unless the player turns it off). */
+export function guideGame(id) {
+  try {
+    localStorage.setItem(GUIDED_KEY, id);
+    // asking for a guided game is asking for the guide again
+    if (localStorage.getItem(GUIDE_KEY) === "off") localStorage.removeItem(GUIDE_KEY);
+  } catch { /* private mode */ }
+}
+
+/** A game was finished in this browser (by a seat of it, not a spectator). */
+export function noteFinished() {
+  if (stored(FINISHED_KEY) !== null) return;
+  try { localStorage.setItem(FINISHED_KEY, String(Date.now())); } catch { /* private mode */ }
 }
 
 export function setGuide(on) {
@@ -146,6 +180,7 @@ export function showGuide(hint) {
 
 /** The guide for the table after a redraw: the game's own hint, else the shell's guess. */
 export function guideTable(table, game) {
+  if (table.view && table.view.result && table.view.seat !== null && table.view.seat !== undefined) noteFinished();
   if (!guideOn() || !table.view || table.view.seat === null || !table.myTurn() || table.view.result) {
     showGuide(null);
     return;
@@ -215,7 +250,7 @@ async function startGuided(btn) {
   if (!c.ok) { btn.disabled = false; err.textContent = t("web.error", { detail: c.data.detail || "" }); return; }
   rememberSeat(r.data.id, c.data.seat, c.data.token);
   await api("POST", `/api/games/${encodeURIComponent(r.data.id)}/join`, { token: c.data.token, body: { name: null } });
-  setGuide(true);
+  guideGame(r.data.id);
   location.href = `/game/${encodeURIComponent(r.data.id)}#seat=${c.data.seat}`;
 }
 

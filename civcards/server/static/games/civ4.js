@@ -165,16 +165,25 @@ function renderStatus() {
       <p class="muted">${esc(t("ccg.web.legend"))}</p><p class="muted">${esc(t("ccg.result.tiebreak"))}</p></details>`;
 }
 
+/** A text's {fields} filled with HTML (the text itself escaped). */
+function fill(text, html) {
+  let s = esc(text);
+  for (const [k, v] of Object.entries(html)) s = s.split(`{${k}}`).join(v);
+  return s;
+}
+
 function renderCombat() {
   const c = B.combat;
   if (!c) return "";
   const rows = c.defenders.map((d) => {
-    const units = c.units.filter((u) => u.defender === d).map((u) => `${esc(u.name)} (${esc(u.state_name)})`).join(", ");
-    return `<li>${esc(t("ccg.combat_against", { seat: name(d), units }))}</li>`;
+    // each unit explains itself (its card's text), as the cards elsewhere on the table do
+    const units = c.units.filter((u) => u.defender === d).map((u) => `<span class="unit" data-testid="combat-unit" data-tip="${esc(u.help || u.name)}">${esc(u.name)} (${esc(u.state_name)})</span>`).join(", ");
+    return `<li>${fill(t("ccg.combat_against"), { seat: esc(name(d)), units })}</li>`;
   });
   if (c.blocks.length) {
-    const blocks = c.blocks.map((b) => `${name(b.defender)}: ${t("ccg.move.block", { attacker: b.attacker, blocker: b.blocker })}`).join("; ");
-    rows.push(`<li>${esc(t("ccg.combat_blocks", { blocks }))}</li>`);
+    const tip = (n, h) => `<span class="unit" data-testid="combat-unit" data-tip="${esc(h || n)}">${esc(n)}</span>`;
+    const blocks = c.blocks.map((b) => `${esc(name(b.defender))}: ${fill(t("ccg.move.block"), { attacker: tip(b.attacker, b.attacker_help), blocker: tip(b.blocker, b.blocker_help) })}`).join("; ");
+    rows.push(`<li>${fill(t("ccg.combat_blocks"), { blocks })}</li>`);
   }
   if (c.stolen) rows.push(`<li>${esc(t("ccg.combat_stolen", { n: c.stolen }))}</li>`);
   return `<section class="combat" data-testid="combat" aria-label="${esc(t("ccg.web.combat_title"))}">
