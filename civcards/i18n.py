@@ -16,11 +16,18 @@ of the interface are ours.
 ('Poder Militar', 'Art', 'Descubrimiento')
 >>> t("en", "ui.turn_of", name="Ana")
 "Ana's turn"
+
+A text that depends on a number has plural forms (gettext's ``msgid_plural``, chosen by
+each catalogue's ``Plural-Forms``): :func:`tn` picks the form for ``n``.
+
+>>> tn("en", "lead.points", 1), tn("en", "lead.points", 2), tn("fr", "lead.points", 0)
+('1 point', '2 points', '0 point')
 """
 
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -52,6 +59,33 @@ def read_catalogue(lang: str, domain: str) -> dict[str, str]:
     return {k: v for k, v in catalog.items() if isinstance(k, str) and k}
 
 
+def read_plurals(lang: str, domain: str) -> tuple[dict[str, tuple[str, ...]], Callable[[int], int]]:
+    """The plural texts of one compiled catalogue (message id -> its forms) and the
+    catalogue's rule choosing a form for a number (its ``Plural-Forms``)."""
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
+    if not path.is_file():
+        return {}, lambda n: int(n != 1)
+    with path.open("rb") as f:
+        trans = gettext.GNUTranslations(f)
+    catalog: dict[object, str] = trans._catalog  # type: ignore[attr-defined]
+    forms: dict[str, dict[int, str]] = {}
+    for k, v in catalog.items():
+        if isinstance(k, tuple) and len(k) == 2 and isinstance(k[0], str):
+            forms.setdefault(k[0], {})[int(k[1])] = v
+    rule: Callable[[int], int] = trans.plural  # type: ignore[attr-defined]
+    return {k: tuple(f[i] for i in sorted(f)) for k, f in forms.items()}, rule
+
+
+def _load_plurals() -> dict[str, dict[str, tuple[tuple[str, ...], Callable[[int], int]]]]:
+    out: dict[str, dict[str, tuple[tuple[str, ...], Callable[[int], int]]]] = {}
+    for domain in domains():
+        for lang in LANGS:
+            forms, rule = read_plurals(lang, domain)
+            for key, texts in forms.items():
+                out.setdefault(key, {})[lang] = (texts, rule)
+    return out
+
+
 def _load() -> tuple[dict[str, dict[str, str]], dict[str, str]]:
     messages: dict[str, dict[str, str]] = {}
     owner: dict[str, str] = {}
@@ -70,6 +104,8 @@ _LOADED = _load()
 MESSAGES: Final[dict[str, dict[str, str]]] = _LOADED[0]
 #: key -> the domain (catalogue) it belongs to
 KEY_DOMAIN: Final[dict[str, str]] = _LOADED[1]
+#: key -> language -> (the plural forms, the language's rule picking one for a number)
+PLURALS: Final = _load_plurals()
 
 
 def normalize_lang(lang: str | None) -> str:
@@ -89,6 +125,18 @@ def t(lang: str, key: str, /, **kw: object) -> str:
     entry = MESSAGES[key]
     text = entry.get(lang) or entry[DEFAULT_LANG]
     return text.format(**kw) if kw else text
+
+
+def tn(lang: str, key: str, n: int, /, **kw: object) -> str:
+    """The plural text of ``key`` for the number ``n`` in ``lang`` (gettext's ngettext: the
+    form the language's ``Plural-Forms`` picks), its ``{n}`` and other fields filled.
+
+    An unknown language (or a missing translation) falls back to English.
+    """
+    entry = PLURALS[key]
+    forms, rule = entry.get(lang) or entry[DEFAULT_LANG]
+    text = forms[min(int(rule(n)), len(forms) - 1)]
+    return text.format(n=n, **kw)
 
 
 def domain_texts(lang: str, domain: str) -> dict[str, str]:
@@ -122,6 +170,7 @@ __all__ = [
     "LANGS",
     "LOCALE_DIR",
     "MESSAGES",
+    "PLURALS",
     "domain_name",
     "domain_texts",
     "domains",
@@ -129,5 +178,7 @@ __all__ = [
     "effect_name",
     "normalize_lang",
     "read_catalogue",
+    "read_plurals",
     "t",
+    "tn",
 ]

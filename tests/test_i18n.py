@@ -217,3 +217,42 @@ def test_catalogue_is_plain_data() -> None:
         for text in entry.values():
             assert isinstance(text, str)
             assert "[bold" not in text and "[/" not in text
+
+
+def test_plural_texts_in_every_language() -> None:
+    """A text with plural forms (msgid_plural) has every form of its language's Plural-Forms
+    in each of the five, with the fields of English; the form is chosen per language."""
+    from civcards.i18n import PLURALS, tn
+
+    fmt = string.Formatter()
+    assert "lead.points" in PLURALS
+    for key, entry in PLURALS.items():
+        assert set(entry) == set(LANGS), f"{key} lacks {set(LANGS) - set(entry)}"
+        want = sorted({f for text in entry["en"][0] for _, f, _, _ in fmt.parse(text) if f})
+        for lang, (forms, _rule) in entry.items():
+            assert len(forms) == 2 and all(f.strip() for f in forms), (key, lang, forms)
+            for text in forms:
+                assert sorted({f for _, f, _, _ in fmt.parse(text) if f}) == want, (key, lang)
+    assert [tn("en", "lead.points", n) for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    assert tn("fr", "lead.points", 0) == "0 point"  # French: n > 1 is plural
+    assert tn("de", "lead.points", 1) == "1 Punkt"
+    assert tn("xx", "lead.points", 1) == "1 point"  # unknown language: English
+
+
+def test_an_empty_plural_form_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogue check reads plural texts too: an empty form is reported."""
+    pytest.importorskip("babel")
+    import shutil
+
+    import civcards.locale.__main__ as tool
+
+    copy = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR, copy)
+    po = copy / "de" / "LC_MESSAGES" / "carta.po"
+    po.write_text(
+        po.read_text(encoding="utf-8").replace('msgstr[1] "{n} Punkte"', 'msgstr[1] ""'),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(tool, "LOCALE_DIR", copy)
+    found = tool.problems()
+    assert any("lead.points is empty" in line for line in found), found

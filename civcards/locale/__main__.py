@@ -53,7 +53,10 @@ def template(domain: str) -> Catalog:
     )
     for msg in en:
         if msg.id:
-            pot.add(msg.id, "", auto_comments=[f"en: {msg.string}"], context=msg.context)
+            # a plural text (msgid_plural): its English forms, one after the other
+            said = " | ".join(_forms(msg.string))
+            empty: str | tuple[str, ...] = "" if isinstance(msg.id, str) else ("", "")
+            pot.add(msg.id, empty, auto_comments=[f"en: {said}"], context=msg.context)
     return pot
 
 
@@ -79,17 +82,32 @@ def problems() -> list[str]:
             for key in ids:
                 msg = cat.get(key)
                 if msg is None:
-                    out.append(f"{path}: {key} is missing")
-                elif not isinstance(msg.string, str) or not msg.string.strip():
-                    out.append(f"{path}: {key} is empty")
+                    out.append(f"{path}: {_key(key)} is missing")
+                elif isinstance(key, str) != isinstance(msg.id, str):
+                    out.append(f"{path}: {_key(key)} has plural forms in one catalogue only")
+                elif not all(s.strip() for s in _forms(msg.string)):
+                    out.append(f"{path}: {_key(key)} is empty")
                 elif msg.fuzzy:
-                    out.append(f"{path}: {key} is fuzzy (check it, then remove the flag)")
-            extra = sorted(m.id for m in cat if m.id and m.id not in ids)
+                    out.append(f"{path}: {_key(key)} is fuzzy (check it, then remove the flag)")
+            known = {_key(k) for k in ids}
+            extra = sorted(_key(m.id) for m in cat if m.id and _key(m.id) not in known)
             out.extend(f"{path}: {key} is not in the English catalogue" for key in extra)
             mo = path.with_suffix(".mo")
             if not mo.is_file() or mo.read_bytes() != compiled(cat):
                 out.append(f"{mo}: not compiled from {path.name} (run `make translations`)")
     return out
+
+
+def _key(msgid: str | tuple[str, ...] | list[str]) -> str:
+    """A message's key: its id (the singular id of a plural text)."""
+    return msgid if isinstance(msgid, str) else msgid[0]
+
+
+def _forms(string: str | tuple[str, ...] | list[str] | None) -> list[str]:
+    """A translation's texts: one, or each plural form (none: missing)."""
+    if string is None:
+        return [""]
+    return [string] if isinstance(string, str) else list(string) or [""]
 
 
 def compiled(cat: Catalog) -> bytes:

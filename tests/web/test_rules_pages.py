@@ -17,7 +17,7 @@ from civcards.game_api import get_game
 from civcards.games.carta.standing import standing as carta_standing
 from civcards.games.civ4.rules_text import default_set, rule_numbers
 from civcards.games.civ4.text import reconstructed
-from civcards.i18n import LANGS, t
+from civcards.i18n import LANGS, t, tn
 
 from .conftest import ServerProcess
 
@@ -109,14 +109,44 @@ def test_carta_standing_majorities_and_tie_break_R22() -> None:
         "markers": [{"seat": 0, "domain": "M", "kind": "democracy", "by": 1}],
     }
     st = carta_standing(obs, ["Ana", "Ben"], "en")
-    assert st["lead"] == t("en", "lead.majority", name="Ben", points=2)
+    assert st["lead"] == "If the deck ran out now, Ben would win on Majorities (2 points)."
     assert [r["lead"] for r in st["rows"]] == [False, True]
     # Ana's closest Hegemony: Military 3 of 8 + 1 Democracy = 9 (6 to go) vs Science 2 of 8
-    assert st["rows"][0]["text"] == t(
-        "en", "lead.row", points=2, domain="Military", have=3, need=9, more=6
-    )
+    assert st["rows"][0]["text"] == "2 points · Hegemony: Military 3/9, 6 to go"
     obs["areas"] = ["", ""]
     assert carta_standing(obs, ["Ana", "Ben"], "fr")["lead"] == t("fr", "lead.nobody")
+
+
+#: one point and two, in each language: the plural form its catalogue's Plural-Forms picks
+POINTS = {
+    "en": ("1 point", "2 points", "0 points"),
+    "fr": ("1 point", "2 points", "0 point"),
+    "de": ("1 Punkt", "2 Punkte", "0 Punkte"),
+    "es": ("1 punto", "2 puntos", "0 puntos"),
+    "pt": ("1 ponto", "2 pontos", "0 pontos"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_carta_standing_says_points_in_the_plural_forms_R22(lang: str) -> None:
+    """R22: one majority is "1 point", not "1 points", in every language (gettext plurals)."""
+    one, two, zero = POINTS[lang]
+    obs: dict[str, Any] = {
+        "areas": ["MM", "S"],
+        "thresholds": [3, 5, 8],
+        "teams": False,
+        "markers": [],
+    }
+    st = carta_standing(obs, ["Ana", "Ben"], lang)
+    # Ana 2 Military, Ben 1 Science: one majority each (the tie-break names the leader, R22)
+    assert f"({one})" in st["lead"], st["lead"]
+    assert all(r["text"].startswith(f"{one} ·") for r in st["rows"]), st["rows"]
+    obs["areas"] = ["MMSS", "E"]
+    st = carta_standing(obs, ["Ana", "Ben"], lang)
+    assert f"({two})" in st["lead"], st["lead"]
+    assert st["rows"][0]["text"].startswith(f"{two} ·")
+    assert st["rows"][1]["text"].startswith(f"{one} ·")
+    assert tn(lang, "lead.points", 0) == zero
 
 
 def test_carta_standing_teams_R24() -> None:

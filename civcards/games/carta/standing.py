@@ -13,7 +13,7 @@ from typing import Any
 
 from ...carta.cards import LETTERS, TIE_BREAK_ORDER, str_to_counts
 from ...carta.game import majority_points
-from ...i18n import t
+from ...i18n import t, tn
 
 
 def _hegemony_need(obs: Mapping[str, Any], seat: int, counts: list[int]) -> tuple[int, int, int]:
@@ -52,9 +52,11 @@ def standing(obs: Mapping[str, Any], names: Sequence[str], lang: str) -> dict[st
     if top[0] == 0:
         lead = t(lang, "lead.nobody")
     elif len(leaders) == 1:
-        lead = t(lang, "lead.majority", name=who[0], points=top[0])
+        lead = t(lang, "lead.majority", name=who[0], points=tn(lang, "lead.points", top[0]))
     else:
-        lead = t(lang, "lead.majority_shared", names=", ".join(who), points=top[0])
+        lead = t(
+            lang, "lead.majority_shared", names=", ".join(who), points=tn(lang, "lead.points", top[0])
+        )
     rows = []
     for s in range(n):
         d, have, need = _hegemony_need(obs, s, areas[s])
@@ -65,7 +67,7 @@ def standing(obs: Mapping[str, Any], names: Sequence[str], lang: str) -> dict[st
                 "text": t(
                     lang,
                     "lead.row",
-                    points=pts[side],
+                    points=tn(lang, "lead.points", pts[side]),
                     domain=t(lang, f"domain.{LETTERS[d]}"),
                     have=have,
                     need=need,
