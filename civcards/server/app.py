@@ -146,7 +146,8 @@ class CreateGame(BaseModel):
 
     clock: ClockIn | None = Field(
         default=None,
-        description="A clock (docs/web.md#clocks): none (the default), move (seconds per "
+        description="A clock (docs/web.md#clocks-absent-players-open-tables): none (the "
+        "default), move (seconds per "
         "move), game (a time for the whole game plus an increment) or days (per move). The "
         "server enforces it: a seat whose time runs out is taken over by `takeover_bot`.",
     )
