@@ -61,6 +61,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     delete,
     insert,
     select,
@@ -317,6 +318,16 @@ def turn_state(
     return ClockState(idx, seat, time.time(), deadline, list(remaining), [], list(takeovers))
 
 
+#: the clock's row after a move: built once (SQL Core on bound parameters, as the moves'
+#: own statements are), it is on the hot path of every move
+_CLOCK_FIELDS = ("idx", "seat", "started", "deadline", "remaining", "votes", "takeovers")
+_UPDATE_CLOCK = (
+    update(ClockRow)
+    .where(ClockRow.game_id == bindparam("gid", type_=String()))
+    .values({f: bindparam(f"v_{f}") for f in _CLOCK_FIELDS})
+)
+
+
 class _Gone(Exception):
     """The seat was taken over meanwhile (another process was first)."""
 
@@ -469,9 +480,10 @@ class Clocks:
 
     @staticmethod
     def _write(conn: Connection, gid: str, st: ClockState) -> None:
-        res = conn.execute(update(ClockRow).where(ClockRow.game_id == gid).values(**st.values()))
+        values = st.values()
+        res = conn.execute(_UPDATE_CLOCK, {"gid": gid, **{f"v_{k}": v for k, v in values.items()}})
         if cast("CursorResult[Any]", res).rowcount != 1:
-            conn.execute(insert(ClockRow).values(game_id=gid, **st.values()))
+            conn.execute(insert(ClockRow).values(game_id=gid, **values))
 
     def _loaded(self, live: Live) -> bool:
         """Read the game's clock from the database (a game stored before clocks gets one,
