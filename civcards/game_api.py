@@ -48,7 +48,34 @@ class GameError(ValueError):
 
 
 class OptionsError(GameError):
-    """A set-up that cannot be played (bad player count, unknown or bad option)."""
+    """A set-up that cannot be played (bad player count, unknown or bad option).
+
+    Its message is the English sentence (the terminal's); a game that gives ``key`` and
+    ``fields`` names the same sentence in its catalogue, so that a server can say it in its
+    reader's language (:meth:`words`). :meth:`of` makes one from a catalogue key.
+    """
+
+    def __init__(
+        self, message: str, key: str | None = None, fields: Mapping[str, object] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = dict(fields or {})
+
+    @classmethod
+    def of(cls, key: str, /, **fields: object) -> OptionsError:
+        """The error whose sentence is the catalogue's text of ``key`` (English in the message)."""
+        from .i18n import t
+
+        return cls(t("en", key, **fields), key, fields)
+
+    def words(self, lang: str) -> str:
+        """The sentence in ``lang`` (the English one when the error names no catalogue text)."""
+        from .i18n import MESSAGES, t
+
+        if self.key is None or self.key not in MESSAGES:
+            return str(self)
+        return t(lang, self.key, **self.fields)
 
 
 class MoveError(GameError):

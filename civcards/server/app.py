@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from ..game_api import DEFAULT_GAME, GameError, OptionsError, get_game
+from ..i18n import normalize_lang
 from .accounts import add_accounts
 from .botpool import BotSettings
 from .clocks import Clocks, check_clock
@@ -62,7 +63,7 @@ from .security import (
     Security,
     SecurityHeadersMiddleware,
 )
-from .web import add_pages, words
+from .web import add_pages, browser_lang, words
 
 log = logging.getLogger("civcards.server")
 
@@ -373,7 +374,10 @@ def create_app(
     slots = WsSlots(limits)
 
     @app.exception_handler(ApiError)
-    async def _api_error(_r: Request, e: ApiError) -> JSONResponse:
+    async def _api_error(r: Request, e: ApiError) -> JSONResponse:
+        if e.words is not None:  # a sentence the catalogues say: in the request's language
+            lang = normalize_lang(r.query_params.get("lang") or browser_lang(r))
+            return problem(e.status, e.code, e.words(lang))
         return problem(e.status, e.code, e.message)
 
     @app.exception_handler(RequestValidationError)
@@ -502,7 +506,7 @@ def create_app(
         try:
             opts = game.check_options(body.players, body.options)
         except OptionsError as e:
-            raise ApiError(422, "bad_setup", str(e)) from None
+            raise ApiError(422, "bad_setup", str(e), e.words) from None
         return {"ok": True, "game": game.name, "options": opts}
 
     @app.get(

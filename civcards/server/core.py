@@ -106,13 +106,17 @@ Write = Callable[[Connection, bool], None]
 
 
 class ApiError(Exception):
-    """A refused request: an HTTP status, a short code and a sentence for the client."""
+    """A refused request: an HTTP status, a short code and a sentence for the client
+    (``words``, when given, says the sentence in a language: the request's, see app.py)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, words: Callable[[str], str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.words = words
 
 
 @dataclass
@@ -728,7 +732,7 @@ class TableServer:
         try:
             opts = game.check_options(players, options)
         except OptionsError as e:
-            raise ApiError(422, "bad_setup", str(e)) from None
+            raise ApiError(422, "bad_setup", str(e), e.words) from None
         if len(seats) != players:
             raise ApiError(
                 422, "bad_seats", f"a {players}-player game needs {players} seats, not {len(seats)}"

@@ -468,3 +468,43 @@ def test_no_english_at_the_table_in_other_languages(
             assert not leaks, f"English at the {lang} table: {leaks}"
         finally:
             ctx.close()
+
+
+def test_a_refused_setup_in_the_lobby_shows_no_english(
+    server: ServerProcess, browser: Any
+) -> None:
+    """R24, C37: the lobby's refusal of a set-up, the game's own sentence included, in the
+    reader's language (fr, de, es, pt): no English word shows."""
+    for lang in ("fr", "de", "es", "pt"):
+        ctx = browser.new_context(locale=lang)
+        try:
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            page.goto(server.base + "/")
+            page.wait_for_selector("#game-options")
+            # CIV's team game with 3 players (R24)
+            page.select_option("#game", "carta")
+            page.select_option("#players", "3")
+            page.check("#opt-teams")
+            want = t(lang, "web.err.bad_setup", detail=t(lang, "setup.teams_four"))
+            page.wait_for_function(
+                "w => document.querySelector('#lobby-error').textContent === w", arg=want
+            )
+            # civ4 with a negative hand limit (C37)
+            page.select_option("#game", "civ4")
+            page.fill("#opt-hand_limit", "-1")
+            page.dispatch_event("#opt-hand_limit", "change")
+            said = t(lang, "ccg.setup.hand_limit", value="-1")
+            page.wait_for_function(
+                "w => document.querySelector('#lobby-error').textContent === w",
+                arg=t(lang, "web.err.bad_setup", detail=said),
+            )
+            shown = page.inner_text("#lobby-error")
+            leaks = sorted(
+                (set(visible_words(shown)) - {"hand_limit"})
+                & (ENGLISH | {"must", "not", "integer", "negative", "option"})
+            )
+            assert not leaks, f"English in the {lang} lobby: {leaks}"
+            assert not errors, errors
+        finally:
+            ctx.close()

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from civcards.civ4.options import DEFAULT_CARD_SET
-from civcards.game_api import get_game
+from civcards.game_api import OptionsError, get_game
 from civcards.games.carta.standing import standing as carta_standing
 from civcards.games.civ4.rules_text import default_set, rule_numbers
 from civcards.games.civ4.text import reconstructed
@@ -234,3 +234,78 @@ def test_civ4_combat_units_explain_themselves() -> None:
                 choice = rng.choice(game.expand(state, choice).choices)
             game.apply_choice(state, choice)
     raise AssertionError("no combat in 40 games")
+
+
+#: set-ups each game refuses, with the catalogue text (and fields) that says why
+REFUSED: list[tuple[str, int, dict[str, Any], str, dict[str, str]]] = [
+    ("carta", 5, {}, "setup.players", {"players": "5"}),  # R3
+    ("carta", 2, {"colour": 1}, "setup.unknown", {"key": "'colour'", "known": "deal, teams"}),
+    ("carta", 2, {"deal": "open"}, "setup.deal", {"deal": "'open'"}),  # R7, R8
+    ("carta", 4, {"teams": "yes"}, "setup.teams", {"teams": "'yes'"}),
+    ("carta", 3, {"teams": True}, "setup.teams_four", {}),  # R24
+    ("civ4", 1, {}, "ccg.setup.players", {"players": "1"}),  # C8
+    ("civ4", 2, {"all_techs": 2}, "ccg.setup.bool", {"key": "'all_techs'", "value": "2"}),
+    ("civ4", 2, {"hand_limit": -1}, "ccg.setup.hand_limit", {"value": "-1"}),  # C37
+    ("civ4", 2, {"cards": "x"}, "ccg.setup.cards", {"value": "'x'"}),
+    ("civ4", 2, {"colour": 1}, "ccg.setup.unknown", {"key": "'colour'"}),
+]
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=[f"{c[0]}-{c[3]}" for c in REFUSED])
+def test_a_refused_setup_says_why_in_the_readers_language(
+    server: ServerProcess, case: tuple[str, int, dict[str, Any], str, dict[str, str]]
+) -> None:
+    """R3, R7, R8, R24, C8, C37: the game's sentence of a refused set-up in the language the
+    request asks for (?lang=, else Accept-Language), English by default and in the terminal,
+    where it is the same sentence as before."""
+    name, players, options, key, fields = case
+    game = get_game(name)
+    with pytest.raises(OptionsError) as err:
+        game.check_options(players, options)
+    assert err.value.key == key
+    for k, v in fields.items():
+        assert err.value.fields[k] == v
+    english = str(err.value)
+    assert english == t("en", key, **err.value.fields)
+    body = {"players": players, "options": options}
+    r = httpx.post(f"{server.base}/api/kinds/{name}/check", json=body, timeout=20)
+    assert r.status_code == 422 and r.json() == {"code": "bad_setup", "detail": english}
+    for lang in ("fr", "de", "es", "pt"):
+        said = t(lang, key, **err.value.fields)
+        assert said != english
+        r = httpx.post(f"{server.base}/api/kinds/{name}/check?lang={lang}", json=body, timeout=20)
+        assert r.json() == {"code": "bad_setup", "detail": said}, lang
+        r = httpx.post(
+            f"{server.base}/api/kinds/{name}/check",
+            json=body,
+            headers={"Accept-Language": f"{lang}-XX,en;q=0.5"},
+            timeout=20,
+        )
+        assert r.json()["detail"] == said
+        seats = [{"kind": "bot"}] * max(players, 1)
+        r = httpx.post(
+            f"{server.base}/api/games?lang={lang}",
+            json={"game": name, "players": players, "options": options, "seats": seats},
+            timeout=20,
+        )
+        assert r.status_code == 422 and r.json() == {"code": "bad_setup", "detail": said}
+        # beyond the names of the API (option names and values, quoted as typed)
+        names = {"basic", "draft", "teams", "hand_limit", "true", "false", "null"}
+        for v in err.value.fields.values():
+            names |= set(visible_words(str(v)))
+        words = set(visible_words(said)) - names
+        leaks = words & (ENGLISH | {"must", "not", "needs", "known", "played", "game", "set"})
+        assert not leaks, (lang, said, leaks)
+
+
+def test_civ4_refusal_is_the_engines_first_sentence() -> None:
+    """The catalogue's English sentence is the one the engine's ConfigError gives first."""
+    from civcards.civ4.options import ConfigError, parse_options
+
+    for options in ({"all_techs": 2, "x": 1}, {"hand_limit": 1.5}, {"cards": 3}, {"zz": None}):
+        with pytest.raises(ConfigError) as engine:
+            parse_options(options)
+        with pytest.raises(OptionsError) as err:
+            get_game("civ4").check_options(2, options)
+        assert err.value.key is not None
+        assert str(err.value) == str(engine.value).split(". ")[0].rstrip(".")

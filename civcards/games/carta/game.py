@@ -186,23 +186,23 @@ class CartaGame:
         if isinstance(players, bool) or not isinstance(players, int) or not (
             self.min_players <= players <= self.max_players
         ):
-            raise OptionsError(f"CIV is played by 2, 3 or 4 players, not {players!r} (R3)")
+            raise OptionsError.of("setup.players", players=repr(players))
         if not isinstance(options, Mapping):
-            raise OptionsError("the options must be a mapping of option names to values")
+            raise OptionsError.of("setup.mapping")
         known = {o.name for o in self.options}
         for key in options:
             if key not in known:
-                raise OptionsError(
-                    f"CIV has no option {key!r}; its options are: {', '.join(sorted(known))}"
+                raise OptionsError.of(
+                    "setup.unknown", key=repr(key), known=", ".join(sorted(known))
                 )
         deal = options.get("deal", "basic")
         if deal not in ("basic", "draft"):
-            raise OptionsError(f"the deal is 'basic' or 'draft', not {deal!r} (R7, R8)")
+            raise OptionsError.of("setup.deal", deal=repr(deal))
         teams = options.get("teams", False)
         if not isinstance(teams, bool):
-            raise OptionsError(f"the option 'teams' is true or false, not {teams!r}")
+            raise OptionsError.of("setup.teams", teams=repr(teams))
         if teams and players != 4:
-            raise OptionsError("the team game needs exactly 4 players (R24)")
+            raise OptionsError.of("setup.teams_four")
         return {"deal": deal, "teams": teams}
 
     def new_state(self, players: int, options: Mapping[str, Any], seed: int | None) -> GameState:

@@ -39,6 +39,31 @@ def _specs() -> tuple[OptionSpec, ...]:
     return tuple(out)
 
 
+
+def _first_bad(options: Mapping[str, Any]) -> OptionsError | None:
+    """The first option that :func:`parse_options` refuses, as a catalogue text (the same
+    sentence as the engine's, which names every bad option at once)."""
+    kinds = {o.name: o.type for o in OPTIONS}
+    for key, value in options.items():
+        if kinds.get(key) == "bool":
+            if value is not None and not isinstance(value, bool):
+                return OptionsError.of("ccg.setup.bool", key=repr(key), value=repr(value))
+        elif key == "hand_limit":
+            if value is None or value is False:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                return OptionsError.of("ccg.setup.hand_limit", value=repr(value))
+        elif key == "cards":
+            if value is not None and (not isinstance(value, str) or value not in CARD_SETS):
+                return OptionsError.of(
+                    "ccg.setup.cards", value=repr(value), known=", ".join(CARD_SETS)
+                )
+        else:
+            return OptionsError.of(
+                "ccg.setup.unknown", key=repr(key), known=", ".join(o.name for o in OPTIONS)
+            )
+    return None
+
 class Civ4Game:
     """Civilization: The Card Game (Firaxis, 2006), rules C1–C72 of ``shared/civ4/RULES.md``.
 
@@ -62,15 +87,17 @@ class Civ4Game:
         if isinstance(players, bool) or not isinstance(players, int) or not (
             self.min_players <= players <= self.max_players
         ):
-            raise OptionsError(
-                f"Civilization: The Card Game is played by 2, 3 or 4 players, not {players!r} (C8)"
-            )
+            raise OptionsError.of("ccg.setup.players", players=repr(players))
         if not isinstance(options, Mapping):
-            raise OptionsError("the options must be a mapping of variant names to values")
+            raise OptionsError.of("ccg.setup.mapping")
         try:
             opts = parse_options(options)
         except ConfigError as e:
-            raise OptionsError(str(e).split(". ")[0].rstrip(".")) from None
+            # the first bad option, in the words of the catalogue (the engine's English
+            # sentence where the catalogue has none)
+            raise _first_bad(options) or OptionsError(
+                str(e).split(". ")[0].rstrip(".")
+            ) from None
         out = {o.name: getattr(opts, o.name) for o in OPTIONS}
         # a new game names its card set: the tuned one unless told otherwise (a record
         # that names none is read with the original one, civ4.replay)

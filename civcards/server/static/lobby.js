@@ -100,7 +100,8 @@ function renderOptions() {
 /** Ask the game whether the set-up can be played; its sentence shows while it cannot. */
 async function checkSetup() {
   const mine = ++checkSeq;
-  const r = await api("POST", `/api/kinds/${encodeURIComponent(kind().name)}/check`, {
+  // the game's sentence comes in the reader's language (?lang=)
+  const r = await api("POST", `/api/kinds/${encodeURIComponent(kind().name)}/check?lang=${currentLang()}`, {
     body: { players: Number(playersSel.value), options: currentOptions() },
   });
   if (mine !== checkSeq) return;
@@ -152,7 +153,7 @@ form.addEventListener("submit", async (e) => {
     ...clockBody(), private: !document.getElementById("public").checked,
     hints: !!(document.getElementById("hints") && document.getElementById("hints").checked) };
   if (document.getElementById("rated")?.checked) body.rated = true; // accounts only
-  const r = await api("POST", "/api/games", { body });
+  const r = await api("POST", `/api/games?lang=${currentLang()}`, { body });
   if (!r.ok) {
     errorBox.textContent = errorText(r.data);
     return;
