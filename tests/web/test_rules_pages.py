@@ -291,8 +291,8 @@ def test_a_refused_setup_says_why_in_the_readers_language(
         assert r.status_code == 422 and r.json() == {"code": "bad_setup", "detail": said}
         # beyond the names of the API (option names and values, quoted as typed)
         names = {"basic", "draft", "teams", "hand_limit", "true", "false", "null"}
-        for v in err.value.fields.values():
-            names |= set(visible_words(str(v)))
+        for value in err.value.fields.values():
+            names |= set(visible_words(str(value)))
         words = set(visible_words(said)) - names
         leaks = words & (ENGLISH | {"must", "not", "needs", "known", "played", "game", "set"})
         assert not leaks, (lang, said, leaks)
