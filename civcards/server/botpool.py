@@ -484,6 +484,18 @@ class BotPool:
             return text, secs
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def warm(self) -> None:
+        """Start the light bots' worker now (in the event loop, without waiting for it), so
+        that the first light bot's move does not wait for a process to start; the search
+        bots' workers start with the first search."""
+        lane = self.light
+        if lane is None or lane.closed or lane.settings.workers == 0:
+            return
+        try:
+            lane._executor_for(next(iter(BUILTIN))).submit(_pid)
+        except Exception as e:  # the first bot's move starts it then
+            log.warning("the light bots' worker could not be started now (%s)", e)
+
     async def worker_pid(self) -> int:
         """The process id of a worker (started if none runs): tests and diagnostics."""
         if self.settings.workers == 0:

@@ -1495,9 +1495,11 @@ class TableServer:
             self.kick_bots(live)
 
     def start(self) -> None:
-        """Start the sweeper (bots left unplayed, notices missed); in the event loop."""
+        """Start the sweeper (bots left unplayed, notices missed) and the light bots'
+        worker; in the event loop."""
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop())
+            self.bots.warm()
 
     async def _sweep_loop(self) -> None:
         down = False
