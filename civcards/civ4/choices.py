@@ -456,7 +456,8 @@ def expand(g: GameState, step_text: str, make: Any = Choice) -> list[Any]:
     """The next level of a step offered by :func:`choices` or a previous :func:`expand`."""
     t = _tables(make)
     text = " ".join(step_text.split())
-    if not text.endswith("?"):
+    # a step's text ends in "?", or (a defence offered in steps) its last word is "?CODE"
+    if not text.endswith("?") and not (text.startswith("defend ") and text.rsplit(" ", 1)[-1][:1] == "?"):
         raise ValueError(f"{step_text!r} is not a step (a step's text ends in '?')")
     p = g.to_move
     if p is None:

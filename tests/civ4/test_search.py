@@ -205,3 +205,29 @@ def test_a_wonder_free_technology_comes_from_the_deal_market() -> None:
         text, _ = _search(g, "ismcts:300it", seed)
         copy = g.copy()
         assert GAME.play(copy, text) == text
+
+
+def test_a_defence_offered_in_steps_expands() -> None:
+    """C43: with more defences than one list offers, the choices are steps ``defend …
+    ?CODE`` (the next attacking unit to block); each expands, down to legal defences (a
+    four-player arena once stopped here: 'defend ?CAT' was refused as no step)."""
+    g = at_purchase(2, seed=0)
+    for s in range(2):
+        empty_hand(g, s)
+    give(g, 0, "AXE", "AXE", "CHR", "SWD", "CAT")
+    give(g, 1, "SPR", "SPR", "SPR", "ARC", "ARC", "ARC", "AXE", "AXE", "AXE")
+    set_pop(g, 1, 1, 2)
+    g.apply("attack 1=AXE,AXE,CAT,CHR,SWD")
+    while g.step == "walls":
+        g.apply(g.legal_strings()[0])
+    assert g.step == "defend"
+    steps = [c for c in GAME.choices(g) if not c.final]
+    assert steps and all(c.text.split()[-1].startswith("?") for c in steps)
+    rng = random.Random(0)
+    for _ in range(5):
+        c = rng.choice(steps)
+        while not c.final:
+            c = rng.choice(GAME.expand(g, c).choices)
+        assert g.copy().is_legal(c.text)
+    text, _ = _search(g, "ismcts:50it", 0)
+    assert g.copy().is_legal(text)
