@@ -1134,6 +1134,11 @@ class TableServer:
         sending its text as a move; a ``hidden`` step is binding once sent."""
         st = live.state
         game = live.game
+        former: int | None = None
+        if seat is not None and not st.finished and live.seats[seat].kind != "human":
+            # a bot took the seat over: its former holder watches as a spectator, and never
+            # sees the cards the bot holds or draws from now on (R25 in a team game)
+            former, seat = seat, None
         obs = game.observe(st, seat).to_json()
         options: list[dict[str, Any]] = []
         pending: dict[str, Any] | None = None
@@ -1151,6 +1156,8 @@ class TableServer:
             "options": options,
             "pending": pending,
         }
+        if former is not None:
+            out["taken_over_seat"] = former
         for extend in self.on_view:
             extend(live, out)
         if self.decorate is not None:

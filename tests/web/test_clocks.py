@@ -381,9 +381,12 @@ def test_a_player_resigns_and_the_rematch_gives_the_seat_back(
     assert r.json()["takeovers"] == [{"seat": 1, "move": 0, "bot": "random", "reason": "resigned"}]
     again = httpx.post(url, headers={H: tokens[1]})
     assert again.status_code == 409 and again.json()["code"] == "not_human"
-    # its former player can no longer move it
+    # its former player can no longer move it, and from now on sees what a spectator sees:
+    # never the hand the bot holds and draws (R25: a partner must not learn it)
     v = view(server, gid, tokens[1])
     assert v["options"] == []
+    assert v["seat"] is None and v["taken_over_seat"] == 1
+    assert v["observation"] == view(server, gid)["observation"]
     r = httpx.post(
         f"{server.base}/api/games/{gid}/moves",
         json={"move": "end", "expected": v["move_number"]},

@@ -141,7 +141,7 @@ def test_the_lobby_creates_a_game_with_a_clock(server: ServerProcess, page: Any)
     page.fill("#clock-seconds", "45")
     page.select_option("#takeover-bot", "random")
     page.check("[data-testid=public]")
-    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.status == 201) as got:
+    with page.expect_response(lambda r: r.url.split("?")[0].endswith("/api/games") and r.status == 201) as got:
         page.click("#create")
     gid = got.value.json()["id"]
     clock = info(server, gid)["clock"]

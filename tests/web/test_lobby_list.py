@@ -126,7 +126,7 @@ def test_a_cleared_number_option_means_its_default(server: ServerProcess, tmp_pa
             field.dispatch_event("change")
             page.check("#public")
             with page.expect_response(
-                lambda r: r.url.endswith("/api/games") and r.request.method == "POST"
+                lambda r: r.url.split("?")[0].endswith("/api/games") and r.request.method == "POST"
             ) as resp:
                 page.click("#create")
             sent = resp.value.request.post_data_json
