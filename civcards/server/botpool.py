@@ -329,6 +329,9 @@ class BotPool:
             )
 
     def add_strong(self, address: str | None, game_id: str) -> None:
+        """A game with a search bot was made by ``address``: counted, and the search
+        bots' worker started if none runs yet."""
+        self._warm_lane(self)
         if address is not None and self.settings.strong_per_address > 0:
             self.strong.setdefault(address, set()).add(game_id)
 
@@ -488,13 +491,17 @@ class BotPool:
         """Start the light bots' worker now (in the event loop, without waiting for it), so
         that the first light bot's move does not wait for a process to start; the search
         bots' workers start with the first search."""
-        lane = self.light
-        if lane is None or lane.closed or lane.settings.workers == 0:
+        if self.light is not None:
+            self._warm_lane(self.light)
+
+    @staticmethod
+    def _warm_lane(lane: BotPool) -> None:
+        if lane.closed or lane.settings.workers == 0 or lane._executor is not None:
             return
         try:
             lane._executor_for(next(iter(BUILTIN))).submit(_pid)
         except Exception as e:  # the first bot's move starts it then
-            log.warning("the light bots' worker could not be started now (%s)", e)
+            log.warning("a bot worker could not be started now (%s)", e)
 
     async def worker_pid(self) -> int:
         """The process id of a worker (started if none runs): tests and diagnostics."""

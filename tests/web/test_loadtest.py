@@ -46,13 +46,13 @@ def test_loadtest_reports_human_latency_apart_in_games_with_search_bots() -> Non
     """``--bot-games``: so many games have search bots thinking (in the server's bot
     workers) while people play; their humans' move latency is reported apart."""
     r = run(
-        "--games", "3", "--bot-games", "1", "--search-bot", "ismcts:0.2s", "--duration", "6",
+        "--games", "3", "--bot-games", "1", "--search-bot", "ismcts:30it", "--duration", "10",
         "--think-ms", "50", "--bot-delay", "0", "--bot-workers", "1", "--json",
     )  # fmt: skip
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     out = json.loads(r.stdout)
     assert out["errors"] == 0, out["error_samples"]
-    assert out["bot_games"] == 1 and out["search_bot"] == "ismcts:0.2s"
+    assert out["bot_games"] == 1 and out["search_bot"] == "ismcts:30it"
     assert out["bot_games_samples"] > 0 and out["bot_games_moves"] > 0
     assert out["samples"] > out["bot_games_samples"]
     assert 0 < out["plain_p50_ms"] <= out["plain_p99_ms"] <= out["max_ms"]
