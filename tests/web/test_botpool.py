@@ -83,7 +83,8 @@ def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     the pool, the bots thought in a thread of the server: its CPU time grew with it."""
     s = pool_server
     assert s.proc is not None
-    gid = bot_game(s, "ismcts:0.5s")
+    # a budget in iterations, not seconds: the same thinking however busy the machine is
+    gid = bot_game(s, "ismcts:300it")
     deadline = time.monotonic() + 90
     while not children(s.proc.pid) or moves(s, gid) < 1:  # the workers started and thinking
         assert time.monotonic() < deadline, "no bot worker started"
@@ -106,7 +107,7 @@ def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     # and a person's request is answered meanwhile
     t0 = time.perf_counter()
     assert httpx.get(f"{s.base}/api/games/{gid}", timeout=20).status_code == 200
-    assert time.perf_counter() - t0 < 0.5
+    assert time.perf_counter() - t0 < 2
 
 
 def test_a_killed_worker_does_not_stop_the_server_and_the_turn_is_played(

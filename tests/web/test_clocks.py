@@ -224,9 +224,12 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_game_goes_on(
     g1 = info(server, gid)
     assert g1["seats"][seat]["bot"] == "random" and g1["seats"][seat]["name"] in ("Ana", "Bo")
     assert g1["takeovers"] == [{"seat": seat, "move": 0, "bot": "random", "reason": "timeout"}]
-    # the former player watches its seat but no longer moves it
+    # the former player watches as a spectator (R25: never the bot's hand) and no longer
+    # moves the seat
     v = view(server, gid, tokens[seat])
-    assert v["seat"] == seat and v["options"] == [] and v["clock"]["takeovers"]
+    assert v["seat"] is None and v["taken_over_seat"] == seat
+    assert v["options"] == [] and v["clock"]["takeovers"]
+    assert v["observation"] == view(server, gid)["observation"]
     # the game goes on: the bot plays its seat, the other player makes a few moves, then
     # leaves too: its clock runs out as well, and the bots finish the game
     made = play_humans(server, gid, tokens, random.Random(7), 6)
