@@ -315,3 +315,36 @@ def test_the_last_technology_with_the_lead_is_preferred() -> None:
     assert passed.best in wins
     assert passed.after is not None and passed.before is not None
     assert passed.after < passed.before
+
+
+def test_passing_up_the_last_technology_with_the_lead_is_a_blunder() -> None:
+    """civ4, C68/C70, on a hand-made position: seat 0 and seat 1 are level on population
+    and technologies, one technology is left, and both hold (public) coins for it. Buying
+    it ends the game with the lead: a win (C70). Ending the turn instead lets seat 1 buy
+    it and win at once, in every deal seat 0 can imagine: a blunder, with the purchase
+    preferred."""
+    from tests.civ4.helpers import at_purchase, empty_hand, grant_tech, set_pop, set_supply
+
+    game = get_game("civ4")
+    g = at_purchase(2, seed=3)
+    empty_hand(g, 0)
+    rest = list(g.init_techs[g.tech_pos :]) + g.tech_market[1:]
+    del g.tech_market[1:]
+    g.tech_pos = len(g.init_techs)
+    for i, t in enumerate(sorted(rest)):
+        grant_tech(g, i % 2, t)
+    set_pop(g, 0, 1, 3)
+    set_pop(g, 1, 1, 3)
+    last = g.tech_market[0]
+    set_supply(g, 0, c=g.card_cost(0, last))
+    set_supply(g, 1, c=g.card_cost(1, last) + 5)
+    assert g.tech_pile_size == 0 and len(g.tech_market) == 1
+    assert len(g.techs[0]) == len(g.techs[1])
+    assert game.determinizer(game.observe(g, 0)) is not None  # the bot really searches
+    win = f"tech {last}"
+    good = analyse_decision(game, g.copy(), win, BUDGET, seed=2)
+    assert good.best == win and good.label == "best"
+    passed = analyse_decision(game, g.copy(), "end", BUDGET, seed=2)
+    assert passed.best == win
+    assert passed.label == "blunder", (passed.before, passed.after, passed.label)
+    assert passed.before is not None and passed.before > 0.95  # the win was there
