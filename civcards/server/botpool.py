@@ -170,12 +170,23 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
-def _init_worker(nice: int, games: list[bytes]) -> None:
+def exit_with_server(server: int) -> None:
+    """In a worker process of the server whose process id is ``server`` (the bots' or the
+    analyses' pool): leave Ctrl-C to the server (which stops its workers), and exit when
+    the server dies (``kill -9`` leaves no worker behind). The id comes from the server,
+    not from ``getppid()`` at the worker's start: a server killed while its worker was
+    still starting would otherwise be missed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if os.getppid() != server:
+        os._exit(0)
+    threading.Thread(target=_watch_parent, args=(server,), daemon=True).start()
+
+
+def _init_worker(server: int, nice: int, games: list[bytes]) -> None:
     """A worker's start: lower its priority, register the games the server hosts beyond
     the built-in ones, leave Ctrl-C to the server (which stops the workers), and exit
     when the server dies."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    exit_with_server(server)
     if nice > 0:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -351,7 +362,7 @@ class BotPool:
             max_workers=self.settings.workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_init_worker,
-            initargs=(self.settings.nice, extra),
+            initargs=(os.getpid(), self.settings.nice, extra),
         )
 
     def _executor_for(self, game: str) -> ProcessPoolExecutor:

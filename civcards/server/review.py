@@ -67,6 +67,7 @@ from ..analysis import (
 from ..bots.ismcts import parse_budget
 from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
+from .botpool import exit_with_server
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
 from .i18n_web import catalogue
 from .kinds import load_extra_games, web_module
@@ -134,9 +135,11 @@ def _aware(t: datetime) -> datetime:
 # --------------------------------------------------------------------------- the pool
 
 
-def _worker_init() -> None:
+def _worker_init(server: int) -> None:
     """A worker of the analysis pool: the extra games registered, a lower priority than
-    the table's own processes (nice +10, like the bots' workers)."""
+    the table's own processes (nice +10, like the bots' workers); it exits when the
+    server dies."""
+    exit_with_server(server)
     load_extra_games()
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICE)
@@ -165,6 +168,7 @@ class AnalysisPool:
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_worker_init,
+                initargs=(os.getpid(),),
             )
         return self._pool
 

@@ -310,3 +310,37 @@ def test_a_light_bot_does_not_wait_behind_a_search() -> None:
             pool.close()
 
     asyncio.run(main())
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """``kill -9`` of the server: its bots' worker and the worker analysing the game that
+    just ended (the review's pool) exit too, rather than linger as orphans."""
+    s = ServerProcess(tmp_path / "orphans.db")
+    s.start()
+    try:
+        assert s.proc is not None
+        server_pid = s.proc.pid
+        gid = bot_game(s, "random")
+        deadline = time.monotonic() + 90
+        while httpx.get(f"{s.base}/api/games/{gid}", timeout=20).json()["status"] != "finished":
+            assert time.monotonic() < deadline, "the bots' game did not end"
+            time.sleep(0.2)
+        # the light bots' worker, and the analysis worker started by the end of the game
+        while len(children(server_pid)) < 2:
+            assert time.monotonic() < deadline, children(server_pid)
+            time.sleep(0.2)
+        workers = children(server_pid)
+    finally:
+        s.kill()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers):
+        assert time.monotonic() < deadline, [p for p in workers if _alive(p)]
+        time.sleep(0.2)
