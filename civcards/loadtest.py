@@ -621,10 +621,12 @@ class OwnServer:
             cmd += ["--bot-workers", str(self.bot_workers)]
         self.log_from = self.log_path.stat().st_size
         # all the load comes from one address (loopback): the per-address limits on games
-        # created and WebSocket connections (docs/operations.md) are off on this server
-        # (and the share of games with search bots per address)
+        # created, WebSocket connections and requests (docs/operations.md) are off or out
+        # of reach on this server (and the share of games with search bots per address);
+        # with the default 50 requests a second, 300 games could not even be set up
         env = {**os.environ, "CIVCARDS_CREATE_RATE": "0", "CIVCARDS_WS_CONNECT_RATE": "0",
-               "CIVCARDS_WS_PER_ADDRESS": "0", "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0"}  # fmt: skip
+               "CIVCARDS_WS_PER_ADDRESS": "0", "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0",
+               "CIVCARDS_RATE_LIMIT": "1000000", "CIVCARDS_RATE_BURST": "1000000"}  # fmt: skip
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
