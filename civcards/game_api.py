@@ -419,10 +419,17 @@ class Game(Protocol):
     web_texts: Mapping[str, str]
 
     def web_view(
-        self, state: Any, seat: int | None, names: Sequence[str], lang: str = "en"
+        self,
+        state: Any,
+        seat: int | None,
+        names: Sequence[str],
+        lang: str = "en",
+        obs: Any = None,
     ) -> dict[str, Any]:
         """What the game's front-end module shows beyond the observation of ``seat``
         (None: a spectator), JSON-safe, in ``lang``, and only what that seat may know.
+        ``obs``: that seat's observation (:meth:`observe`) when the caller has built it
+        already, as the web table has for every frame; None: the game builds it.
 
         The table shell reads these keys: ``log``, the public move log in words (a
         list of ``{"seat", "text", "words"}``); ``result``, the game's words on

@@ -28,7 +28,9 @@ The budget (:class:`BotSettings`, from ``CIVCARDS_BOT_*``, docs/operations.md):
   no budget, a move in a millisecond) have a lane of their own (``light_workers``
   processes, the same rules), so they never wait behind a search;
 - turns of games with a human seat go before turns of bot-only games, and, among
-  those, the game whose bots thought least in the last minute goes first;
+  those, the game whose bots thought least in the last minute goes first (in the light
+  lane, whose moves take a millisecond, the oldest turn: one look at the queue's head,
+  not a pass over the whole queue, which grows with the live games);
 - the server's bots think at most ``seconds_per_minute`` seconds in any minute, and
   one game's bots at most ``game_seconds_per_minute``: beyond it their turns wait;
 - a search bot's budget is capped (``max_seconds``, ``max_iterations``) here too, so a
@@ -264,6 +266,8 @@ class BotPool:
 
     def __init__(self, settings: BotSettings | None = None, *, lane: bool = False) -> None:
         self.settings = settings or BotSettings()
+        #: the light bots' lane (of another pool), which takes the oldest turn first
+        self.lane = lane
         #: the light bots' own pool (a lane of this one: no search bot ahead of them)
         self.light: BotPool | None = None
         if not lane:
@@ -374,6 +378,20 @@ class BotPool:
             ex = self._executor = self._make_executor()
         return ex
 
+    def _pick_oldest(self, now: float) -> _Waiting | None:
+        """The light lane's next turn: the oldest of a game with a human seat whose bots are
+        within their budget, else the oldest of a bot-only game within it."""
+        cap = self.settings.game_seconds_per_minute
+        later: _Waiting | None = None
+        for w in self._waiting:
+            if cap > 0 and self._game_used(w.turn.game_id, now) >= cap:
+                continue
+            if not w.turn.bot_only:
+                return w
+            if later is None:
+                later = w
+        return later
+
     def _pick(self, now: float) -> _Waiting | None:
         """The waiting turn to go next: people's games first, then the game whose bots
         thought least in the window, then the oldest; None when the budget holds them all.
@@ -407,7 +425,7 @@ class BotPool:
             if server_over:
                 later = self._spent.frees_at()
                 break
-            pick = self._pick(now)
+            pick = self._pick_oldest(now) if self.lane else self._pick(now)
             if pick is None:
                 later = min(
                     self._spent_by_game[w.turn.game_id].frees_at()

@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import regex
 import wcwidth
@@ -305,8 +305,11 @@ def bot_seed(secret: str, seat: int, move_number: int) -> int:
     return _seed_int("bot", secret, seat, move_number)
 
 
-# a function that adds words (in a language) to a view; set by the web layer
-Decorator = Callable[[Live, dict[str, Any], str], None]
+class Decorator(Protocol):
+    """A function that adds words (in a language) to a view; set by the web layer.
+    ``obs``: the seat's observation the view was built from (None: built again)."""
+
+    def __call__(self, live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> None: ...
 
 
 class SeatHooks:
@@ -1139,7 +1142,8 @@ class TableServer:
             # a bot took the seat over: its former holder watches as a spectator, and never
             # sees the cards the bot holds or draws from now on (R25 in a team game)
             former, seat = seat, None
-        obs = game.observe(st, seat).to_json()
+        observation = game.observe(st, seat)  # built once a frame: the words reuse it
+        obs = observation.to_json()
         options: list[dict[str, Any]] = []
         pending: dict[str, Any] | None = None
         if seat is not None and st.to_move == seat and live.seats[seat].kind == "human":
@@ -1161,7 +1165,7 @@ class TableServer:
         for extend in self.on_view:
             extend(live, out)
         if self.decorate is not None:
-            self.decorate(live, out, lang)
+            self.decorate(live, out, lang, observation)
         return out
 
     def record(self, live: Live) -> dict[str, Any]:

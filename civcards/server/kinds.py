@@ -9,8 +9,9 @@ A game without the web table's own members (``web_module``, ``web_texts``,
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..bots import bot_names
@@ -53,14 +54,38 @@ def web_module(game: Game) -> str:
     return mod if isinstance(mod, str) and mod else GENERIC_MODULE
 
 
+def _takes_obs(view: Callable[..., Any]) -> bool:
+    """Whether a game's ``web_view`` takes the observation built already (``obs``): a game
+    registered from outside may predate it."""
+    try:
+        return "obs" in inspect.signature(view).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+#: per game class: whether its web_view takes ``obs`` (looked up once)
+_OBS_ARG: dict[type, bool] = {}
+
+
 def web_view(
-    game: Game, state: Any, seat: int | None, names: Sequence[str], lang: str
+    game: Game,
+    state: Any,
+    seat: int | None,
+    names: Sequence[str],
+    lang: str,
+    obs: Any = None,
 ) -> dict[str, Any]:
-    """``game.web_view``, or nothing extra for a game that has none."""
+    """``game.web_view``, or nothing extra for a game that has none. ``obs``: ``seat``'s
+    observation, if the caller built it already (passed on to a game that takes it)."""
     view = getattr(game, "web_view", None)
     if view is None:
         return {}
-    out: dict[str, Any] = view(state, seat, names, lang)
+    takes = _OBS_ARG.get(type(game))
+    if takes is None:
+        takes = _OBS_ARG[type(game)] = _takes_obs(view)
+    out: dict[str, Any] = (
+        view(state, seat, names, lang, obs=obs) if takes and obs is not None else view(state, seat, names, lang)
+    )
     return dict(out)
 
 

@@ -71,15 +71,16 @@ def words(live: Live, texts: list[str], lang: str) -> dict[str, str]:
     return {x: say(x) for x in texts}
 
 
-def decorate(live: Live, view: dict[str, Any], lang: str) -> None:
+def decorate(live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> None:
     """Add words in ``lang``: the choices', the game's own (its move log, how it was won:
-    :meth:`Game.web_view`) and who won."""
+    :meth:`Game.web_view`) and who won. ``obs``: the observation the view was built from,
+    if the caller has it (the game's :meth:`Game.web_view` reuses it)."""
     lang = normalize_lang(lang)
     names = seat_names(live.seats, lang)  # "Seat 2", a bot's default name: in lang
     game = live.game
     view["lang"] = lang
     view["names"] = names
-    extra = web_view(game, live.state, view["seat"], names, lang)
+    extra = web_view(game, live.state, view["seat"], names, lang, obs)
     view["log"] = extra.pop("log", [])
     game_result = extra.pop("result", None)
     shown = [o["text"] for o in view["options"]]

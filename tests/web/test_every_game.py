@@ -206,3 +206,24 @@ def test_a_bad_extra_game_stops_the_server_with_a_sentence(tmp_path: Path) -> No
     with pytest.raises(RuntimeError) as e:
         s.start()
     assert "CIVCARDS_EXTRA_GAMES" in str(e.value) and "Traceback" not in str(e.value)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_the_board_built_from_the_frames_observation_is_the_same(game: Game) -> None:
+    """The web table builds a seat's observation once a frame and hands it to the game's
+    ``web_view`` (``obs``): the board must be exactly what the game builds on its own, for
+    every seat and spectators, all through random games."""
+    from civcards.server.kinds import web_view
+    from tests.test_conformance import random_game
+
+    def visit(state: Any, step: int) -> None:
+        if step % 7:
+            return
+        names = [f"P{i}" for i in range(state.n)]
+        for seat in [*range(len(names)), None]:
+            alone = web_view(game, state, seat, names, "en")
+            given = web_view(game, state, seat, names, "en", game.observe(state, seat))
+            assert given == alone, (step, seat)
+
+    for seed in range(2):
+        random_game(game, seed, visit)

@@ -416,11 +416,16 @@ class CartaGame:
     }
 
     def web_view(
-        self, state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+        self,
+        state: GameState,
+        seat: int | None,
+        names: Sequence[str],
+        lang: str = "en",
+        obs: Any = None,
     ) -> dict[str, Any]:
         from .web import web_view
 
-        return web_view(state, seat, names, lang)
+        return web_view(state, seat, names, lang, obs)
 
     def rules_page(self, lang: str = "en") -> str:
         from .rules_text import rules_page

@@ -40,8 +40,9 @@ def standing(obs: Mapping[str, Any], names: Sequence[str], lang: str) -> dict[st
         return (pts[side], *(sum(areas[s][d] for s in seats) for d in TIE_BREAK_ORDER))
 
     sides = 2 if teams else n
-    top = max(key(i) for i in range(sides))
-    leaders = [i for i in range(sides) if key(i) == top]
+    keys = [key(i) for i in range(sides)]  # each side's once: this runs for every frame
+    top = max(keys)
+    leaders = [i for i in range(sides) if keys[i] == top]
     if teams:
         who = [
             t(lang, "ui.team_name", seats=f"{'AB'[i]} ({names[i]} + {names[i + 2]})")

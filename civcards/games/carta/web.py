@@ -15,6 +15,7 @@ from typing import Any
 
 from ...carta import GameState, observe
 from ...carta.cards import counts_to_str
+from ...carta.observation import Observation
 from ...i18n import normalize_lang, t
 from .standing import standing
 from .text import cards_text, describe_move, hegemony_domain, tiebreak_text
@@ -27,13 +28,19 @@ def _words(lang: str, text: str, names: tuple[str, ...], past: bool) -> str:
 
 
 def web_view(
-    state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+    state: GameState,
+    seat: int | None,
+    names: Sequence[str],
+    lang: str = "en",
+    obs: Observation | None = None,
 ) -> dict[str, Any]:
     """The move log in words (public moves only: hidden parts are left out of the
-    observation's history) and, once the game is over, how it was won."""
+    observation's history) and, once the game is over, how it was won. ``obs``:
+    ``seat``'s observation, if the caller has it (else it is built here)."""
     lang = normalize_lang(lang)
     key = tuple(names)
-    obs = observe(state, seat)
+    if obs is None:
+        obs = observe(state, seat)
     out: dict[str, Any] = {
         "log": [
             {"seat": s, "text": text, "words": _words(lang, text, key, True)}
@@ -41,7 +48,9 @@ def web_view(
         ]
     }
     # who leads now, from this seat's own view (R25: the play areas are public)
-    out["standing"] = standing(obs.to_json(), list(names), lang)
+    # (the fields it reads, as they are: no copy of the whole observation)
+    public = {"areas": obs.areas, "teams": obs.teams, "thresholds": obs.thresholds}
+    out["standing"] = standing({**public, "markers": obs.markers}, list(names), lang)
     if state.finished:
         result: dict[str, Any] = {"victory": state.victory, "why": "", "tiebreak": None}
         if state.victory == "hegemony":

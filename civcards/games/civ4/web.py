@@ -210,13 +210,19 @@ def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> d
 
 
 def web_view(
-    state: GameState, seat: int | None, names: Sequence[str], lang: str = "en"
+    state: GameState,
+    seat: int | None,
+    names: Sequence[str],
+    lang: str = "en",
+    obs: Observation | None = None,
 ) -> dict[str, Any]:
-    """The civ4 table's board for ``seat`` (None: a spectator), in ``lang``."""
+    """The civ4 table's board for ``seat`` (None: a spectator), in ``lang``. ``obs``:
+    ``seat``'s observation, if the caller has it (else it is built here)."""
     lang = normalize_lang(lang)
     names = list(names) + [str(i + 1) for i in range(len(names), state.n)]
     key = tuple(names)
-    obs = observe(state, seat)
+    if obs is None:
+        obs = observe(state, seat)
     who = movers(state)
     out: dict[str, Any] = {
         "log": [
