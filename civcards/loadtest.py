@@ -13,7 +13,10 @@ and a choice below it is sent next). When a game ends its slot starts a new
 one, so that ``games`` games are live all the time.
 
 Measured: the latency from a human's move being sent to the frame with the
-resulting position arriving at each human client of the game (move→broadcast),
+resulting position arriving at each human client of the game (move→broadcast;
+only moves sent once the measurement began count, and the generator's own
+garbage collector is held while it measures, so that neither the set-up's
+backlog nor the generator's pauses count as the server's),
 the moves per second (bots' included), the errors (any refused request, error
 frame, unexpected close or stalled game), and the server's resident memory.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import gc
 import json
 import math
 import os
@@ -255,6 +259,8 @@ class LoadTest:
         self.stats = Stats()
         self.rng = random.Random(cfg.seed)
         self.measuring = False
+        #: when the measurement began (perf_counter): moves sent earlier are not measured
+        self.t_start = math.inf
         self.stopping = asyncio.Event()
         self.on_move = on_move
         parts = urlsplit(self.base)
@@ -301,7 +307,9 @@ class LoadTest:
                         if self.measuring:
                             for k in range(max(last + 1, 1), mn + 1):
                                 t0 = game.sent.get(k)
-                                if t0 is not None:
+                                # a move sent before the measurement began (while the
+                                # games were still being set up) is not measured
+                                if t0 is not None and t0 >= self.t_start:
                                     self.stats.latencies.append(now - t0)
                                     if game.search:
                                         self.stats.search_latencies.append(now - t0)
@@ -312,7 +320,7 @@ class LoadTest:
                     pending = f.get("pending")
                     if pending is not None and self.measuring:
                         t0 = game.commits.pop((seat, mn), None)
-                        if t0 is not None:
+                        if t0 is not None and t0 >= self.t_start:
                             self.stats.latencies.append(now - t0)
                             if game.search:
                                 self.stats.search_latencies.append(now - t0)
@@ -504,15 +512,25 @@ class LoadTest:
             on_ready()
         self.stats.moves_at_start = sum(self.stats.moves_seen.values())
         seen_before = dict(self.stats.moves_seen)
+        # the load generator's own garbage collections (a thousand sockets' frames: pauses of
+        # 30-140 ms) must not count as the server's latency: what the set-up made is frozen
+        # out of the collections and the collector waits while the clients measure
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        t0 = self.t_start = time.perf_counter()
         self.measuring = True
-        t0 = time.perf_counter()
-        if cfg.moves is None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), timeout=cfg.duration)
-        else:
-            await self.stopping.wait()
-        elapsed = time.perf_counter() - t0
-        self.measuring = False
+        try:
+            if cfg.moves is None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), timeout=cfg.duration)
+            else:
+                await self.stopping.wait()
+        finally:
+            elapsed = time.perf_counter() - t0
+            self.measuring = False
+            gc.enable()
+            gc.unfreeze()
         self.stopping.set()
         for ws in list(self.sockets):  # wake the clients that wait for a frame
             await ws.close()
