@@ -451,6 +451,7 @@ def create_app(
             body.clock.model_dump() if body.clock is not None else None,
             body.takeover_bot,
             body.grace,
+            server.bots.settings,
         )
         live, tokens = server.create(
             creator=client_address(request.scope),

@@ -71,15 +71,14 @@ from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
-from ..bots import bot_names, make_bot
-from ..game_api import Game, GameError, get_game
+from ..game_api import GameError, get_game
+from .botpool import BotSettings
 from .core import (
     DB_DOWN,
-    MAX_BOT_ITERATIONS,
-    MAX_BOT_SECONDS,
     ApiError,
     Live,
     TableServer,
+    check_bot,
     clean_name,
     new_token,
 )
@@ -154,39 +153,16 @@ def _whole(value: object, what: str, low: int, high: int, unit: str) -> int:
     return value
 
 
-def check_bot(game: Game, level: str, what: str) -> str:
-    """``level`` if ``game`` has such a bot and it thinks briefly enough for the table."""
-    bots = bot_names(game)
-    if not isinstance(level, str) or level.partition(":")[0] not in bots:
-        raise ApiError(
-            422,
-            "bad_bot",
-            f"{what}: {game.title} has no bot {level!r}; its bots are: {', '.join(bots)}",
-        )
-    try:
-        probe = make_bot(game, level, None)
-    except ValueError as e:
-        raise ApiError(422, "bad_bot", f"{what}: {e}") from None
-    its = getattr(probe, "iterations", None) or 0
-    secs = getattr(probe, "seconds", None) or 0.0
-    if its > MAX_BOT_ITERATIONS or secs > MAX_BOT_SECONDS:
-        raise ApiError(
-            422,
-            "bad_bot",
-            f"{what}: {level!r} thinks too long for the table (at most {MAX_BOT_ITERATIONS} "
-            f"iterations or {MAX_BOT_SECONDS:g} s a move)",
-        )
-    return level
-
-
 def check_clock(
     game_name: str,
     clock: Mapping[str, Any] | None,
     takeover_bot: str | None = None,
     grace: int | None = None,
+    caps: BotSettings | None = None,
 ) -> dict[str, Any]:
     """The normalised clock settings of a new game of ``game_name`` (stored with its
-    set-up), or :class:`ApiError` with one sentence."""
+    set-up), or :class:`ApiError` with one sentence. ``caps``: the server's bot settings
+    (the takeover bot thinks within them; None: the defaults)."""
     try:
         game = get_game(game_name)
     except GameError as e:
@@ -224,7 +200,7 @@ def check_clock(
     elif kind == "days":
         spec["days"] = _whole(clock.get("days"), "the days per move", 1, MAX_DAYS, "days")
     spec["takeover_bot"] = check_bot(
-        game, takeover_bot or default_bot(game), "the bot taking over a seat"
+        game, takeover_bot or default_bot(game), "the bot taking over a seat", caps
     )
     spec["grace"] = _whole(
         DEFAULT_GRACE if grace is None else grace, "the grace period", 1, MAX_GRACE, "seconds"

@@ -54,10 +54,34 @@ MAX_NAME = 40
 MAX_NAME_CODEPOINTS = 64
 MAX_NAME_WIDTH = 40
 MAX_MARKS = 4
-#: the most a search bot may think a move at the table (``ismcts:4000it``, ``ismcts:2s``) by
-#: default; a server's own caps: :class:`~.botpool.BotSettings` (``CIVCARDS_BOT_MAX_*``)
-MAX_BOT_ITERATIONS = 4000
-MAX_BOT_SECONDS = 2.0
+
+def check_bot(game: Game, level: Any, what: str, caps: BotSettings | None = None) -> str:
+    """``level`` if ``game`` has such a bot and it thinks no longer than ``caps`` allow (a
+    server's :class:`~.botpool.BotSettings`; None: the defaults), else :class:`ApiError`
+    with one sentence that starts with ``what`` (a seat's bot, a clock's takeover bot)."""
+    bots = bot_names(game)
+    if not isinstance(level, str) or level.partition(":")[0] not in bots:
+        raise ApiError(
+            422,
+            "bad_bot",
+            f"{what}: {game.title} has no bot {level!r}; its bots are: {', '.join(bots)}",
+        )
+    try:
+        probe = make_bot(game, level, None)
+    except ValueError as e:
+        raise ApiError(422, "bad_bot", f"{what}: {e}") from None
+    cap = caps or BotSettings()
+    its = getattr(probe, "iterations", None) or 0
+    secs = getattr(probe, "seconds", None) or 0.0
+    if its > cap.max_iterations or secs > cap.max_seconds:
+        raise ApiError(
+            422,
+            "bad_bot",
+            f"{what}: {level!r} thinks too long for the table (at most {cap.max_iterations} "
+            f"iterations or {cap.max_seconds:g} s a move)",
+        )
+    return level
+
 
 #: the database cannot be reached (down, restarting, connections used up): answered 503
 DB_DOWN: tuple[type[Exception], ...] = (OperationalError, InterfaceError, PoolTimeoutError)
@@ -741,33 +765,13 @@ class TableServer:
                 422, "bad_seats", f"a {players}-player game needs {players} seats, not {len(seats)}"
             )
         infos: list[SeatInfo] = []
-        bots = bot_names(game)
         named: dict[str, int] = {}
         for i, spec in enumerate(seats):
             kind_s = spec.get("kind")
             if kind_s == "bot":
-                level = spec.get("bot") or default_bot(game)
-                if not isinstance(level, str) or level.partition(":")[0] not in bots:
-                    raise ApiError(
-                        422,
-                        "bad_bot",
-                        f"seat {i}: {game.title} has no bot {level!r}; its bots are: "
-                        f"{', '.join(bots)}",
-                    )
-                try:
-                    probe = make_bot(game, level, None)
-                except ValueError as e:
-                    raise ApiError(422, "bad_bot", f"seat {i}: {e}") from None
-                its = getattr(probe, "iterations", None) or 0
-                secs = getattr(probe, "seconds", None) or 0.0
-                cap = self.bots.settings
-                if its > cap.max_iterations or secs > cap.max_seconds:
-                    raise ApiError(
-                        422,
-                        "bad_bot",
-                        f"seat {i}: {level!r} thinks too long for the table (at most "
-                        f"{cap.max_iterations} iterations or {cap.max_seconds:g} s a move)",
-                    )
+                level = check_bot(
+                    game, spec.get("bot") or default_bot(game), f"seat {i}", self.bots.settings
+                )
                 name = clean_name(spec.get("name")) or f"{level} bot {i + 1}"
                 infos.append(SeatInfo("bot", level, name, None, True))
             elif kind_s == "human":

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from civcards.game_api import BUILTIN, game_for_record, register
+from civcards.game_api import BUILTIN, game_for_record, get_game, register
 from tests import toygame
 
 from .conftest import ROOT, ServerProcess
@@ -605,3 +605,25 @@ def test_two_processes_enforce_a_clock_once(
         taken = info(server, gid)["takeovers"]
         assert taken[0] == {"seat": seat, "move": 0, "bot": "random", "reason": "timeout"}
         assert [t["seat"] for t in taken].count(seat) == 1
+
+
+def test_the_takeover_bot_and_seat_bots_obey_the_servers_own_caps() -> None:
+    """A server that caps its bots lower (``CIVCARDS_BOT_MAX_ITERATIONS``) refuses a clock's
+    takeover bot beyond its cap with the same sentence as a seat's bot: one check, the
+    server's settings, not the defaults."""
+    from civcards.server.botpool import BotSettings
+    from civcards.server.clocks import check_clock
+    from civcards.server.core import ApiError, check_bot
+
+    low = BotSettings(max_iterations=100, max_seconds=0.5)
+    clock = {"type": "move", "seconds": 30}
+    assert check_clock("carta", clock, "ismcts:500it")["takeover_bot"] == "ismcts:500it"
+    with pytest.raises(ApiError, match=r"at most 100 iterations or 0\.5 s a move") as took:
+        check_clock("carta", clock, "ismcts:500it", None, low)
+    assert took.value.code == "bad_bot"
+    assert str(took.value).startswith("the bot taking over a seat: ")
+    game = get_game("carta")
+    with pytest.raises(ApiError, match="at most 100 iterations") as seat:
+        check_bot(game, "ismcts:1s", "seat 1", low)
+    assert str(seat.value).startswith("seat 1: ")
+    assert check_bot(game, "ismcts:100it", "seat 1", low) == "ismcts:100it"
