@@ -189,6 +189,8 @@ class ISMCTSBot(Bot):
         self.last_root: _Node | None = None
         self._seat = 0
         self._root_text: dict[Hashable, Any] = {}
+        #: id of a list of the root's branches -> (that list, its branches kept by _root_edges)
+        self._root_seen: dict[int, tuple[list[Edge], list[Edge]]] = {}
         #: below a factored step: the rest of the move chosen above it
         self._plan: list[str] = []
         #: search a decision even when it has a single choice (post-game analysis values
@@ -218,6 +220,7 @@ class ISMCTSBot(Bot):
         self._seat = me
         kit.begin(decision, sampler, self.rng)
         self._root_text = {}
+        self._root_seen = {}
         root = _Node(me, kit.step_key(chosen) if chosen is not None else None)
         allowed = {c.text for c in choices}
         rng = self.rng
@@ -233,6 +236,7 @@ class ISMCTSBot(Bot):
             done += 1
         self.last_iterations = done
         self.last_root = root
+        self._root_seen = {}
         most = max((ch.visits for ch in root.children.values()), default=0)
         floor = max(1, int(most * ROBUST_SHARE))
         best: Hashable = None
@@ -273,7 +277,17 @@ class ISMCTSBot(Bot):
         return out
 
     def _root_edges(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
-        """The root's branches that lead to one of the decision's choices."""
+        """The root's branches that lead to one of the decision's choices (worked out once
+        per list of branches: a kit that caches its branches hands the same list again)."""
+        seen = self._root_seen.get(id(edges))
+        if seen is not None and seen[0] is edges:
+            return seen[1]
+        out = self._root_filter(edges, allowed)
+        # the list is kept with its filtered copy, so its id stays its own during the decision
+        self._root_seen[id(edges)] = (edges, out)
+        return out
+
+    def _root_filter(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
         texts = self._root_text
         path = self.kit.path
         out: list[Edge] = []

@@ -20,6 +20,10 @@ cannot see dealt anew at random:
   minus those seen) and the removed ones; the pile stays ordered by era, so the
   top card's era is the public one.
 
+The boxes, the eras and the technologies that steal a card are those of the
+card set the observation's options name (:func:`~civcards.civ4.cards.card_set_of`;
+today every set has the same boxes and eras).
+
 >>> import random
 >>> from civcards.civ4.game import new_game
 >>> from civcards.civ4.observation import observe
@@ -37,7 +41,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from .cards import CARDS, DECK_BOX, DECK_INDEX, N_DECK, PLOT_BOX, TECHS_BY_ERA
+from .cards import DECK_INDEX, N_DECK, CardSet, card_set_of
 from .game import (
     DAMAGE,
     DEFEND,
@@ -48,7 +52,6 @@ from .game import (
     SETTLE,
     START_DISCARD,
     START_DISCARD_N,
-    TECHS_PER_ERA,
     WALLS,
     Combat,
     GameState,
@@ -58,9 +61,84 @@ from .options import parse_options
 
 __all__ = ["DeterminizeError", "Determinizer"]
 
-_STEAL_CARD = frozenset(c for c, t in CARDS.techs.items() if any(e.kind == "steal_card" for e in t.effects))
 _TOKEN = re.compile(r"[A-Z]{3}")
 _COMBAT_STEPS = (WALLS, DEFEND, DAMAGE, PLACE)
+
+
+class _Tables:
+    """What the determinizer reads of one card set (built once per set)."""
+
+    __slots__ = ("deck_box", "plot_box", "steal_card", "techs_by_era", "techs_per_era")
+
+    def __init__(self, cs: CardSet) -> None:
+        #: every game-deck card and every plot card with its multiplicity (C2, C4)
+        self.deck_box = cs.deck_box
+        self.plot_box = cs.plot_box
+        #: each era's technologies, sorted (C9)
+        self.techs_by_era = {
+            era: tuple(sorted(t.code for t in cs.techs.values() if t.era == era)) for era in (1, 2, 3)
+        }
+        self.techs_per_era = cs.techs_per_era
+        #: the technologies whose ability steals a card (Writing)
+        self.steal_card = frozenset(
+            c for c, t in cs.techs.items() if any(e.kind == "steal_card" for e in t.effects)
+        )
+
+
+#: card set -> its tables (a set is loaded once and compared by identity)
+_TABLES: dict[CardSet, _Tables] = {}
+
+
+def _tables(cs: CardSet) -> _Tables:
+    got = _TABLES.get(cs)
+    if got is None:
+        got = _TABLES[cs] = _Tables(cs)
+    return got
+
+
+#: the most cards :func:`_shuffle` shuffles itself (every pile of the game is smaller)
+_SHUFFLE_MAX = 256
+#: bit lengths of 0.._SHUFFLE_MAX
+_BITS = [n.bit_length() for n in range(_SHUFFLE_MAX + 1)]
+
+
+def _shuffle(x: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(x)``: the same permutation from the same random numbers, without a
+    Python call per card. ``random.Random.shuffle`` swaps ``x[i]`` with
+    ``x[randbelow(i + 1)]`` for i from the top down, and ``randbelow(n)`` draws
+    ``getrandbits(n.bit_length())`` until it is below n; this does just that, inline.
+    :data:`_FAST_SHUFFLE` checks it on import (else ``rng.shuffle`` is used)."""
+    top = len(x) - 1
+    if not _FAST_SHUFFLE or type(rng) is not random.Random or top >= _SHUFFLE_MAX:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(top, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _shuffle_agrees() -> bool:
+    """Whether :func:`_shuffle` draws what ``random.Random.shuffle`` draws here: the same
+    permutations and the generator left in the same state."""
+    for seed in range(12):
+        a = list(range(seed * 23 % 200))
+        b = a[:]
+        ra, rb = random.Random(seed), random.Random(seed)
+        random.Random.shuffle(ra, a)
+        _shuffle(b, rb)
+        if a != b or ra.getrandbits(32) != rb.getrandbits(32):
+            return False
+    return True
+
+
+_FAST_SHUFFLE = True
+_FAST_SHUFFLE = _shuffle_agrees()
 
 
 class DeterminizeError(ValueError):
@@ -81,8 +159,9 @@ def _new_techs(history: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(reversed(out))
 
 
-def _pinned(obs: Observation) -> dict[int, Counter[str]]:
-    """Cards the observing seat knows to be in another seat's hand."""
+def _pinned(obs: Observation, steal_card: frozenset[str]) -> dict[int, Counter[str]]:
+    """Cards the observing seat knows to be in another seat's hand (``steal_card``: the
+    technologies whose ability steals a card, in the game's card set)."""
     seat = obs.seat
     out: dict[int, Counter[str]] = {}
     history = obs.history
@@ -96,7 +175,7 @@ def _pinned(obs: Observation) -> dict[int, Counter[str]]:
             if card in _TOKEN.findall(text):
                 gone = True  # the thief may have cashed, built, discarded or played it
                 break
-            if words[0] == "use" and words[1] in _STEAL_CARD and int(words[2]) == thief:
+            if words[0] == "use" and words[1] in steal_card and int(words[2]) == thief:
                 gone = True  # it may have been stolen in turn
                 break
         if not gone:
@@ -127,7 +206,11 @@ class Determinizer:
         self.obs = obs
         seat = obs.seat
         n = obs.players
-        opts = parse_options(dict(obs.options))
+        options = dict(obs.options)
+        opts = parse_options(options)
+        #: the game's card set (its boxes and eras; the same counts in every set today)
+        self.cs = card_set_of(options)
+        tables = _tables(self.cs)
         own = obs.hand
         assert own is not None
         self.sizes = [0 if s == seat else int(pv.hand) for s, pv in enumerate(obs.seats)]  # type: ignore[arg-type]
@@ -146,11 +229,11 @@ class Determinizer:
             if obs.step in (WALLS, DEFEND):
                 for _, b, _ in c.blocks:
                     seen[b] += 1
-        pool = Counter(DECK_BOX)
+        pool = Counter(tables.deck_box)
         pool.subtract(seen)
         if any(k < 0 for k in pool.values()):
             raise DeterminizeError("the observation shows more copies of a card than the box holds")
-        self.pinned = _pinned(obs)
+        self.pinned = _pinned(obs, tables.steal_card)
         for s, cards in self.pinned.items():
             pool.subtract(cards)
             if any(k < 0 for k in pool.values()) or sum(cards.values()) > self.sizes[s]:
@@ -159,7 +242,7 @@ class Determinizer:
         if len(self.pool) != sum(self.sizes) - sum(sum(p.values()) for p in self.pinned.values()) + obs.deck:
             raise DeterminizeError("the unseen cards do not match the hand sizes and the deck")
         # -- plots not seen
-        plots = Counter(PLOT_BOX)
+        plots = Counter(tables.plot_box)
         for pv in obs.seats:
             plots.subtract(code for code, _, _ in pv.plots)
         plots.subtract(obs.plot_market)
@@ -169,15 +252,16 @@ class Determinizer:
             raise DeterminizeError("the plot pile does not match the plots seen")
         self.plot_pool = sorted(plots.elements())
         # -- technologies not seen, per era (C9, C71)
-        keep = 8 if opts.all_techs else TECHS_PER_ERA[str(n)]
+        keep = 8 if opts.all_techs else tables.techs_per_era[str(n)]
         seen_t = set(obs.tech_market)
         for pv in obs.seats:
             seen_t.update(pv.techs)
         self.eras: list[tuple[list[str], int]] = []
         left = 0
         for era in (1, 2, 3):
-            unseen = [t for t in TECHS_BY_ERA[era] if t not in seen_t]
-            in_pile = keep - (len(TECHS_BY_ERA[era]) - len(unseen))
+            in_era = tables.techs_by_era[era]
+            unseen = [t for t in in_era if t not in seen_t]
+            in_pile = keep - (len(in_era) - len(unseen))
             if in_pile < 0 or in_pile > len(unseen):
                 raise DeterminizeError(f"more era {era} technologies are in play than the pile held")
             self.eras.append((unseen, in_pile))
@@ -185,6 +269,16 @@ class Determinizer:
         if left != obs.tech_pile:
             raise DeterminizeError("the tech pile does not match the technologies seen")
         self.template = self._template(opts)
+        #: each other seat's deal: (seat, cards dealt from the pool, its pinned cards by index)
+        self._deal = [
+            (
+                s,
+                size - sum(self.pinned.get(s, Counter()).values()),
+                [(DECK_INDEX[code], m) for code, m in self.pinned.get(s, Counter()).items()],
+            )
+            for s, size in enumerate(self.sizes)
+            if s != seat
+        ]
 
     def _template(self, opts: Any) -> GameState:
         obs = self.obs
@@ -262,38 +356,38 @@ class Determinizer:
                 g.discard_n = h
             else:
                 g.discard_n = k if opts.hand_limit is None else max(k, h - opts.hand_limit)
+        # every seat's effects (its technologies and the cards on its plots, all public and
+        # the same in every deal), worked out once rather than in every sample
+        for s in range(n):
+            g.effects(s)
         return g
 
     def sample(self, rng: random.Random) -> GameState:
         """A full state consistent with the observation, hidden cards dealt by ``rng``."""
         g = self.template.copy()
-        g.moves = self.template.moves[:]
         g.seed = rng.getrandbits(63)
         pool = self.pool[:]
-        rng.shuffle(pool)
+        _shuffle(pool, rng)
         pos = 0
-        for s, size in enumerate(self.sizes):
-            if s == self.obs.seat:
-                continue
-            hand = g.hands[s]
-            pin = self.pinned.get(s)
-            k = size
-            if pin:
-                for code, m in pin.items():
-                    hand[DECK_INDEX[code]] += m
-                    k -= m
-            for code in pool[pos : pos + k]:
-                hand[DECK_INDEX[code]] += 1
-            pos += k
+        index = DECK_INDEX
+        hands = g.hands
+        for s, k, pins in self._deal:
+            hand = hands[s]
+            for i, m in pins:
+                hand[i] += m
+            end = pos + k
+            for code in pool[pos:end]:
+                hand[index[code]] += 1
+            pos = end
         g.deck = g.init_deck = tuple(pool[pos:])
         plots = self.plot_pool[:]
-        rng.shuffle(plots)
+        _shuffle(plots, rng)
         g.init_plots = tuple(plots)
         techs: list[str] = []
         removed: list[str] = []
         for unseen, in_pile in self.eras:
             e = unseen[:]
-            rng.shuffle(e)
+            _shuffle(e, rng)
             techs.extend(e[:in_pile])
             removed.extend(e[in_pile:])
         g.init_techs = tuple(techs)

@@ -338,6 +338,15 @@ def _rstr(r: Iterable[int]) -> str:
 # The state
 
 
+def _listed(counts: list[int]) -> list[str]:
+    """A count vector indexed by :data:`DECK_CODES` as the canonical list of its cards."""
+    out: list[str] = []
+    for code, k in zip(DECK_CODES, counts, strict=True):
+        if k:
+            out += [code] * k
+    return out
+
+
 class GameState:
     """A position of a game, with the moves that led to it (see the module docstring)."""
 
@@ -432,24 +441,51 @@ class GameState:
     # -- construction and copying ------------------------------------------------
 
     def copy(self) -> GameState:
-        """An independent copy (piles are shared immutable tuples)."""
+        """An independent copy (piles are shared immutable tuples). Every slot is
+        assigned by name (checked against ``__slots__`` on import: :data:`_COPIED`)."""
         g = object.__new__(GameState)
-        for s in GameState.__slots__:
-            object.__setattr__(g, s, getattr(self, s))
-        g.discard = self.discard[:]
-        g.plot_market = self.plot_market[:]
-        g.tech_market = self.tech_market[:]
-        g.hands = [h[:] for h in self.hands]
-        g.plots = [p[:] for p in self.plots]
-        g.techs = self.techs[:]
-        g.supply = [s[:] for s in self.supply]
-        g.fx = self.fx[:]
-        g.draft_revealed = self.draft_revealed[:]
-        g.combat = self.combat.copy() if self.combat is not None else None
-        g.winners = self.winners[:]
-        g.moves = self.moves[:]
+        g.active = self.active
+        g.chance_in = self.chance_in
         g.chance_out = self.chance_out[:]
+        g.chance_pos = self.chance_pos
+        g.combat = self.combat.copy() if self.combat is not None else None
+        g.deck = self.deck
+        g.deck_pos = self.deck_pos
+        g.discard = self.discard[:]
+        g.discard_n = self.discard_n
+        g.draft_revealed = self.draft_revealed[:]
+        g.draft_round = self.draft_round
+        g.finished = self.finished
+        g.fx = self.fx[:]
+        g.game_id = self.game_id
+        g.hands = [h[:] for h in self.hands]
+        g.init_deck = self.init_deck
+        g.init_plots = self.init_plots
+        g.init_removed = self.init_removed
+        g.init_techs = self.init_techs
+        g.last_tech = self.last_tech
+        g.moves = self.moves[:]
+        g.n = self.n
+        g.names = self.names
+        g.new_techs = self.new_techs
+        g.options = self.options
+        g.plot_market = self.plot_market[:]
+        g.plot_pos = self.plot_pos
+        g.plots = [p[:] for p in self.plots]
+        g.pop_supply = self.pop_supply
+        g.reason = self.reason
+        g.round = self.round
+        g.seed = self.seed
+        g.setup_i = self.setup_i
         g.steals = self.steals[:]
+        g.step = self.step
+        g.supply = [s[:] for s in self.supply]
+        g.tech_market = self.tech_market[:]
+        g.tech_pos = self.tech_pos
+        g.techs = self.techs[:]
+        g.to_move = self.to_move
+        g.used = self.used
+        g.winners = self.winners[:]
         return g
 
     def _restore(self, other: GameState) -> None:
@@ -495,11 +531,11 @@ class GameState:
 
     def hand(self, seat: int) -> list[str]:
         """The canonical list of a seat's hand."""
-        return [DECK_CODES[i] for i, k in enumerate(self.hands[seat]) for _ in range(k)]
+        return _listed(self.hands[seat])
 
     def discard_list(self) -> list[str]:
         """The discard pile as a canonical list."""
-        return [DECK_CODES[i] for i, k in enumerate(self.discard) for _ in range(k)]
+        return _listed(self.discard)
 
     def effects(self, seat: int) -> Fx:
         """The aggregated effects of a seat's cards in play (cached)."""
@@ -552,7 +588,9 @@ class GameState:
     def score(self, seat: int) -> list[int]:
         """C70: ``[VP, technologies, population, wonders]``."""
         techs = len(self.techs[seat])
-        pop = sum(p[1] for p in self.plots[seat])
+        pop = 0
+        for p in self.plots[seat]:
+            pop += p[1]
         wonders = self.effects(seat).wonders
         return [techs + pop + wonders, techs, pop, wonders]
 
@@ -1735,6 +1773,13 @@ class GameState:
 
 # ---------------------------------------------------------------------------
 # Set-up
+
+
+#: the slots :meth:`GameState.copy` assigns: every one (a slot added without its line in
+#: ``copy`` stops the import here rather than leaving copies without it)
+_COPIED: Final = frozenset(GameState.copy.__code__.co_names)
+if not _COPIED.issuperset(GameState.__slots__):  # pragma: no cover - a programming error
+    raise RuntimeError(f"GameState.copy misses {sorted(set(GameState.__slots__) - _COPIED)}")
 
 
 def _check_players(players: object) -> int:

@@ -46,8 +46,12 @@ from ...civ4.cards import CARDS, RULES, CardSet, card_set_of, res_str
 from ...civ4.moves import NotationError, parse_move
 from ...civ4.observation import Observation, PlotView
 
+#: the plots (C2) of every card set: a set whose plots differ from the original's is refused
+#: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
+#: rest of a set's numbers are read from the game's own set (``View.cs``)
 _PLOTS = CARDS.plots
 
+#: fixed by the rules' text in every set (C69; `civcards.civ4.cards._FIXED_RULES`)
 STALEMATE: int = RULES["stalemate_rounds"]
 
 #: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
@@ -206,6 +210,7 @@ class View:
         self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * self.n)))
         self._hold: dict[str, float] = {}
         self._reserve: list[int] | None = None
+        self._cashable: list[str] | None = None
 
     # -- costs (C26) and room (C18) ------------------------------------------------------
 
@@ -370,27 +375,40 @@ class View:
 
     # -- targets -------------------------------------------------------------------------------
 
-    def targets(self) -> list[Target]:
+    def targets(self, only: str | None = None) -> list[Target]:
+        """Every purchase within reach, each with its cost and value; with ``only``, just the
+        one of that text (the same figures, the others not worked out)."""
         out: list[Target] = []
         obs = self.obs
         if obs.population_supply > 0:
             for i, (code, pop, _) in enumerate(self.plots):
+                text = f"pop p{i + 1}"
+                if only is not None and text != only:
+                    continue
                 v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
                 if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
-                out.append(Target(f"pop p{i + 1}", 0, self.pop_cost(i), v * self.w.population))
+                out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
         for t in sorted(set(obs.tech_market)):
+            text = f"tech {t}"
+            if only is not None and text != only:
+                continue
             if self.techs_left == 1:
                 v = self.score_after(1, 1, 0, 0)
             else:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
-            out.append(Target(f"tech {t}", 2, self.card_cost(t), v))
+            out.append(Target(text, 2, self.card_cost(t), v))
         for c in sorted(set(self.hand)):
             card = self.cs.deck[c]
             if card.kind == "unit":
                 continue
+            if only is not None and not only.startswith(f"build {c} p"):
+                continue
             cost = self.card_cost(c)
             for i in range(len(self.plots)):
+                text = f"build {c} p{i + 1}"
+                if only is not None and text != only:
+                    continue
                 if not self.has_room(i, c):
                     continue
                 v = self.build_value(c, i)
@@ -404,15 +422,18 @@ class View:
                     v *= self.w.wonder if card.kind == "wonder" else self.w.building
                 # a filled slot is room lost for later cards
                 v -= 0.05 * len(self.plots[i][2]) + 0.1
-                out.append(Target(f"build {c} p{i + 1}", 1, cost, v))
+                out.append(Target(text, 1, cost, v))
         if obs.plot_market:
             cost = self.plot_cost()
             for code in sorted(set(obs.plot_market)):
+                text = f"plot {code} ?"
+                if only is not None and text != only:
+                    continue
                 y = _PLOTS[code].yields
                 boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
                 v = self.per_turn(sum(y) + boost) + 0.05 * len(_PLOTS[code].produced) + 0.1
                 v *= self.w.plot
-                out.append(Target(f"plot {code} ?", -1, cost, v))
+                out.append(Target(text, -1, cost, v))
         return out
 
     def given_this_turn(self) -> set[int]:
@@ -430,9 +451,12 @@ class View:
     def fund(self, t: Target, banned: set[int]) -> tuple[float, str] | None:
         """The effective cost of ``t`` and its first step (``BUY``, ``cash X`` or ``TRADE``)."""
         sup = self.supply
-        cashable = sorted(
-            self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
-        )
+        cashable = self._cashable
+        if cashable is None:
+            # the hand, the cards cheapest to cash first (the same for every target)
+            cashable = self._cashable = sorted(
+                self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
+            )
         if t.rtype < 0:
             need = t.cost - sum(sup)
             if need <= 0:

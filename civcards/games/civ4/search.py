@@ -22,7 +22,8 @@ bot (:mod:`civcards.games.civ4.greedy`) for the rest:
   (production, supply, hand, effects and statuses, priced in VP as greedy
   prices them), turned into chances by a softmax whose temperature shrinks as
   the technologies run out (the game ends when the last one is bought, C68).
-  Each seat is valued by its own chance (*max-n*).
+  Each seat is valued by its own chance (*max-n*). Every card's figures are those of
+  the game's own card set (``GameState.cs``).
 * **Determinization**: :class:`civcards.civ4.determinize.Determinizer` (the
   other hands, the deck, the plot and tech piles and the removed technologies
   dealt anew; the discards, the draft and the cards a Writing steal showed kept).
@@ -39,13 +40,13 @@ from typing import Any
 
 from ...bots.base import Decision
 from ...bots.search import Edge, SearchKit
-from ...civ4.cards import CARDS, RULES
+from ...civ4.cards import DECK_CODES, RULES, CardSet
 from ...civ4.choices import Choice as EngineChoice
 from ...civ4.choices import choices as engine_choices
 from ...civ4.choices import expand as engine_expand
 from ...civ4.game import GameState, IllegalMoveError
 from ...civ4.moves import NotationError, parse_move
-from ...civ4.observation import observe
+from ...civ4.observation import Observation, observe
 from ...game_api import Choice
 from .bots import GreedyBot
 from .greedy import UNIT_HOLD, VPR, GreedyPolicy, View, _match
@@ -71,25 +72,47 @@ HAND_VP = 0.7 * VPR
 CULTURE_VP = 0.12
 HAPPY_VP = 0.06
 
-_DECK = CARDS.deck
-_TECHS = CARDS.techs
-_PLOTS = CARDS.plots
 _STALEMATE: int = RULES["stalemate_rounds"]
-_TRADE_RATE: int = RULES["trade_rate"]
 
 
-def _hold_values() -> list[float]:
-    """VP of each deck card held in hand (by deck index): its cash value, a unit at least
-    what greedy holds it worth (it attacks and blocks)."""
-    from ...civ4.cards import DECK_CODES
+class _SetTables:
+    """What :func:`economy` reads of one card set, by code (built once per set: a set is
+    loaded once and compared by identity, :class:`~civcards.civ4.cards.CardSet`)."""
 
-    return [
-        max(sum(_DECK[c].resource) * HAND_VP, UNIT_HOLD.get(c, 0.0) if _DECK[c].kind == "unit" else 0.0)
-        for c in DECK_CODES
-    ]
+    __slots__ = ("doubled", "hold", "plots", "trade_rate")
+
+    def __init__(self, cs: CardSet) -> None:
+        deck = cs.deck
+        #: VP of each deck card held in hand (by deck index): its cash value, a unit at
+        #: least what greedy holds it worth (it attacks and blocks)
+        self.hold = [
+            max(
+                sum(deck[c].resource) * HAND_VP,
+                UNIT_HOLD.get(c, 0.0) if deck[c].kind == "unit" else 0.0,
+            )
+            for c in DECK_CODES
+        ]
+        #: plot code -> (its yields, the sum of its yields, the resources it yields)
+        self.plots = {
+            code: (p.yields, sum(p.yields), tuple(r for r in range(3) if p.yields[r]))
+            for code, p in cs.plots.items()
+        }
+        #: deck code -> the resources whose base yield it doubles on its plot (C52)
+        self.doubled = {
+            code: tuple(e.resource for e in d.effects if e.kind == "double_base")
+            for code, d in deck.items()
+        }
+        self.trade_rate = cs.trade_rate
 
 
-_HOLD_BY_INDEX = _hold_values()
+_TABLES: dict[CardSet, _SetTables] = {}
+
+
+def _tables(cs: CardSet) -> _SetTables:
+    got = _TABLES.get(cs)
+    if got is None:
+        got = _TABLES[cs] = _SetTables(cs)
+    return got
 
 
 def turns_left(g: GameState) -> float:
@@ -100,29 +123,35 @@ def turns_left(g: GameState) -> float:
 
 
 def economy(g: GameState, seat: int, turns: float) -> float:
-    """VP ``seat`` may still make of its empire over ``turns`` turns, beside its VP now."""
+    """VP ``seat`` may still make of its empire over ``turns`` turns, beside its VP now
+    (priced with the game's card set, ``g.cs``)."""
+    return _economy(g, seat, turns, _tables(g.cs))
+
+
+def _economy(g: GameState, seat: int, turns: float, tab: _SetTables) -> float:
     fx = g.effects(seat)
     prod = sum(fx.income)
     boost = fx.boost
+    plots = tab.plots
+    doubled = tab.doubled
+    boosted = boost[0] or boost[1] or boost[2]
     for code, pop, on in g.plots[seat]:
-        y = _PLOTS[code].yields
-        prod += pop + y[0] + y[1] + y[2]
-        for r in range(3):
-            if y[r] and boost[r]:
+        y, total, yielded = plots[code]
+        prod += pop + total
+        if boosted:
+            for r in yielded:
                 prod += boost[r]
         for c in on:
-            for e in _DECK[c].effects:
-                if e.kind == "double_base":
-                    prod += y[e.resource]
+            for r in doubled[c]:
+                prod += y[r]
     later = max(0.0, turns - 1.0)
     v = prod * later * VPR
     v += sum(g.supply[seat]) * SUPPLY_VP
-    hand = g.hands[seat]
-    v += sum(k * _HOLD_BY_INDEX[i] for i, k in enumerate(hand) if k)
+    v += sum(k * h for k, h in zip(g.hands[seat], tab.hold, strict=True) if k)
     disc = fx.disc
     v += (disc["population"] * 0.8 + disc["tech"] * 0.5 + disc["building"] * 0.2) * turns * VPR
     v += (disc["wonder"] + disc["plot"]) * 0.1 * turns * VPR
-    v += 0.03 * turns * max(0, _TRADE_RATE - fx.rate)
+    v += 0.03 * turns * max(0, tab.trade_rate - fx.rate)
     v += 0.1 * fx.extra_draw * later
     v += 0.06 * sum(fx.steal_card.values()) * later
     v += 0.5 * sum(fx.steal_res.values()) * later * VPR
@@ -131,14 +160,17 @@ def economy(g: GameState, seat: int, turns: float) -> float:
 
 def evaluate(g: GameState) -> list[float]:
     """Each seat's expected final VP, roughly (see the module's documentation)."""
-    n = g.n
-    turns = turns_left(g)
+    return _evaluate(g, turns_left(g))
+
+
+def _evaluate(g: GameState, turns: float) -> list[float]:
+    tab = _tables(g.cs)
     out = []
     culture = g.highest_culture()
     happy = g.highest_happiness()
-    for s in range(n):
+    for s in range(g.n):
         sc = g.score(s)
-        v = sc[0] + 0.01 * sc[1] + 0.001 * sc[2] + economy(g, s, turns)
+        v = sc[0] + 0.01 * sc[1] + 0.001 * sc[2] + _economy(g, s, turns, tab)
         if culture == s:
             v += CULTURE_VP * turns
         if happy == s:
@@ -153,8 +185,13 @@ def chances(g: GameState) -> list[float]:
         w = g.winners
         share = 1.0 / len(w) if w else 1.0 / g.n
         return [share if (s in w or not w) else 0.0 for s in range(g.n)]
-    vals = evaluate(g)
-    temp = TEMP_BASE + TEMP_PER_TURN * turns_left(g)
+    return _chances(g, turns_left(g))
+
+
+def _chances(g: GameState, turns: float) -> list[float]:
+    """:func:`chances` of a game not over, its :func:`turns_left` known."""
+    vals = _evaluate(g, turns)
+    temp = TEMP_BASE + TEMP_PER_TURN * turns
     top = max(vals)
     ex = [math.exp((v - top) / temp) for v in vals]
     total = sum(ex)
@@ -178,6 +215,8 @@ class Civ4SearchKit(SearchKit):
         self._edge_cache: dict[Hashable, list[Edge]] = {}
         #: a target's moves from a position, by (the position's signature, the target)
         self._macros: dict[Hashable, list[tuple[Any, str]]] = {}
+        #: greedy's pick, by (the observation of the seat choosing, the choices offered)
+        self._picks: dict[tuple[Observation, tuple[tuple[str, bool], ...]], int] = {}
 
     # -- per decision ---------------------------------------------------------------------
 
@@ -188,6 +227,7 @@ class Civ4SearchKit(SearchKit):
         self._root_active = obs.active
         self._edge_cache = {}
         self._macros = {}
+        self._picks = {}
 
     def step_key(self, step: Choice) -> Hashable:
         return step.text
@@ -214,9 +254,20 @@ class Civ4SearchKit(SearchKit):
         """Greedy's path from ``chs`` (the choices at ``g``) down to a full move."""
         obs = observe(g, seat)
         pick = self.policy.pick
+        memo = self._picks
         path = []
         while True:
-            c = chs[pick(obs, [(x.text, x.final) for x in chs])] if len(chs) > 1 else chs[0]
+            if len(chs) > 1:
+                offered = tuple([(x.text, x.final) for x in chs])
+                # greedy's pick is a function of the observation and the choices: deals
+                # that show this seat the same position get the same answer
+                key = (obs, offered)
+                i = memo.get(key)
+                if i is None:
+                    i = memo[key] = pick(obs, offered)
+                c = chs[i]
+            else:
+                c = chs[0]
             path.append(c)
             if c.final:
                 return path
@@ -320,7 +371,7 @@ class Civ4SearchKit(SearchKit):
                 break
             obs = observe(g, seat)
             view = View(obs, seat, pol.weights)
-            t = next((x for x in view.targets() if x.text == target), None)
+            t = next(iter(view.targets(target)), None)
             if t is None:
                 break
             f = view.fund(t, view.given_this_turn())
@@ -391,9 +442,13 @@ class Civ4SearchKit(SearchKit):
     # -- values -------------------------------------------------------------------------------
 
     def values(self, g: GameState, seat: int) -> list[float]:
-        if not g.finished and self.evaluation == "rollout" and turns_left(g) <= ENDGAME_TURNS:
+        if g.finished:
+            return chances(g)
+        turns = turns_left(g)
+        if self.evaluation == "rollout" and turns <= ENDGAME_TURNS:
             self._rollout(g)
-        return chances(g)
+            return chances(g)
+        return _chances(g, turns)
 
     def _rollout(self, g: GameState) -> None:
         """Greedy for every seat until the searching seat's next turn (at most ROLLOUT_STEPS
