@@ -181,3 +181,32 @@ def texts(choices: list[dict[str, Any]]) -> list[str]:
 
 def env_flag(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0")
+
+
+# -- the real browser (Debian's Chromium through Playwright), shared by the browser tests ------
+
+#: Debian's Chromium (``apt-get install chromium``; downloading a browser fails here)
+CHROMIUM = Path("/usr/bin/chromium")
+#: its command line for the tests: headless, and nothing that reaches out of the machine
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One Chromium per test module (skipped where Playwright or Chromium is missing)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()

@@ -12,21 +12,11 @@ import pytest
 
 from .conftest import ServerProcess
 from .test_accounts import TOY, play_out
-from .test_browser import ARGS, CHROMIUM, shot, watch_errors
+from .test_browser import shot, watch_errors
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 Page = Any
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +27,8 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s.stop()
 
 
-def new_page(chromium: Any) -> tuple[Any, Page, list[str]]:
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+def new_page(browser: Any) -> tuple[Any, Page, list[str]]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     page = ctx.new_page()
     return ctx, page, watch_errors(page)
 
@@ -61,9 +51,9 @@ def stored_seat(page: Page, gid: str) -> dict[str, Any]:
 
 
 def test_register_then_log_in_from_another_browser_and_see_the_history(
-    toy: ServerProcess, chromium: Any
+    toy: ServerProcess, browser: Any
 ) -> None:
-    ctx1, page, errors = new_page(chromium)
+    ctx1, page, errors = new_page(browser)
     account_form(page, toy, "register", "Ana", "ana's password")
     assert "Logged in as Ana" in page.inner_text('[data-testid="acct-status"]')
     cookie = next(c for c in ctx1.cookies() if c["name"] == "civcards_session")
@@ -84,7 +74,7 @@ def test_register_then_log_in_from_another_browser_and_see_the_history(
     want = ("shared" if final["result"]["shared"] else "won") if 0 in winners else "lost"
 
     # a second browser: log in, and the game is there with its result
-    ctx2, page2, errors2 = new_page(chromium)
+    ctx2, page2, errors2 = new_page(browser)
     account_form(page2, toy, "login", "Ana", "ana's password")
     row = page2.wait_for_selector(f'[data-testid="history-{gid}"]')
     assert row.get_attribute("data-result") == want
@@ -99,9 +89,9 @@ def test_register_then_log_in_from_another_browser_and_see_the_history(
     ctx2.close()
 
 
-def test_a_rated_game_changes_both_ratings(toy: ServerProcess, chromium: Any) -> None:
-    ctx_a, a, errors_a = new_page(chromium)
-    ctx_b, b, errors_b = new_page(chromium)
+def test_a_rated_game_changes_both_ratings(toy: ServerProcess, browser: Any) -> None:
+    ctx_a, a, errors_a = new_page(browser)
+    ctx_b, b, errors_b = new_page(browser)
     account_form(a, toy, "register", "Rae", "rae's password")
     account_form(b, toy, "register", "Sol", "sol's password")
     for page in (a, b):  # no ratings yet
@@ -137,8 +127,8 @@ def test_a_rated_game_changes_both_ratings(toy: ServerProcess, chromium: Any) ->
     ctx_b.close()
 
 
-def test_the_games_of_this_browser_join_a_new_account(toy: ServerProcess, chromium: Any) -> None:
-    ctx, page, errors = new_page(chromium)
+def test_the_games_of_this_browser_join_a_new_account(toy: ServerProcess, browser: Any) -> None:
+    ctx, page, errors = new_page(browser)
     page.goto(toy.base + "/")  # a game before any account
     page.select_option("#game", "toy")
     page.select_option('select.seat-kind[data-seat="1"]', "bot:random")

@@ -13,22 +13,12 @@ import httpx
 import pytest
 
 from .conftest import ServerProcess
-from .test_browser import ARGS, CHROMIUM, shot, watch_errors
+from .test_browser import shot, watch_errors
 from .test_clocks import a_move, info, until, view
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 H = "X-Seat-Token"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from civcards.i18n import t
 
 from .conftest import ServerProcess
 from .test_api import move, play_random, state
-from .test_browser import browser, context, moves, seat_link, shot, wait_moved, watch_errors
+from .test_browser import context, moves, seat_link, shot, wait_moved, watch_errors
 from .test_rules_pages import ENGLISH, visible_words
 
-__all__ = ["browser", "context"]  # the fixtures, shared with test_browser
+__all__ = ["context"]  # the fixture, shared with test_browser (browser: conftest)
 
 Page = Any
 

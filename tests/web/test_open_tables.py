@@ -4,14 +4,13 @@ the lobby (Debian's Chromium); a private game's seats are not for strangers."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from .conftest import ServerProcess, claim_seat
-from .test_browser import ARGS, CHROMIUM, shot, watch_errors
+from .test_browser import shot, watch_errors
 
 H = "X-Seat-Token"
 
@@ -126,16 +125,6 @@ def until_finished(c: httpx.Client, gid: str) -> None:
 
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def test_the_lobby_lists_a_free_seat_and_one_click_takes_it(
