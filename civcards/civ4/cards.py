@@ -15,13 +15,15 @@ versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`
   unless told otherwise (:data:`DEFAULT_CARD_SET`).
 
 The versions share their card codes, kinds, eras, plots, unit profiles
-(attack, defend, breaks walls), box counts, techs kept per era and the
-``[rules]`` fixed by the rules' text: :func:`card_set` refuses a set that
-differs there, so the tables indexed by code below (:data:`DECK_CODES`,
-:data:`DECK_BOX`, ...) hold for every set and the determinizer may redeal from
-them. Other numbers may differ (costs, printed resources, culture/happiness,
-effects, blocking lists, steal/destroy, the costs and status numbers of
-``[rules]``); the engine reads them from the game's own set (``GameState.cs``).
+(attack, defend, breaks walls), population supply and the ``[rules]`` fixed by
+the rules' text: :func:`card_set` refuses a set that differs there, so the
+tables indexed by code below (:data:`DECK_CODES`, ...) hold for every set.
+Other numbers may differ (costs, printed resources, culture/happiness, effects,
+blocking lists, steal/destroy, the costs and status numbers of ``[rules]``, how
+many copies of each deck card the box holds, how many technologies are kept per
+era); the engine, its piles' check and the determinizer read them from the
+game's own set (``GameState.cs``, ``CardSet.deck_box``). :data:`DECK_BOX` and
+:data:`PLOT_BOX` are the original set's.
 
 Deck cards (buildings, wonders, units) are identified by an index into
 :data:`DECK_CODES`, which is sorted by code, so a vector of counts indexed that
@@ -283,9 +285,15 @@ def _same_shape(a: CardSet, b: CardSet) -> str | None:
     fixed = [k for k in _FIXED_RULES if a.rules[k] != b.rules[k]]
     if fixed:
         return f"it changes {', '.join(fixed)}, which the engine reads from the original set"
-    # the determinizer (determinize.py) redeals from the original boxes and era sizes
-    if a.deck_box != b.deck_box or a.techs_per_era != b.techs_per_era or a.population != b.population:
-        return "it changes the number of cards in the box or of technologies kept per era"
+    # The deck cards' counts (the "unit counts" knob) and the technologies kept per era may
+    # differ: the set-up, the piles' check and the determinizer read them from the game's set.
+    # The population supply may not: the research encodings size their amounts from it.
+    if sorted(b.techs_per_era) != sorted(a.techs_per_era) or any(
+        not 1 <= int(k) <= 8 for k in b.techs_per_era.values()
+    ):
+        return "its technologies kept per era must name the same player counts, each 1 to 8"
+    if a.population != b.population:
+        return "it changes the population supply, which the research encodings are sized by"
     return None
 
 

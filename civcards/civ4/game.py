@@ -1814,9 +1814,9 @@ def check_piles(
     """The field and reason when the four lists are not what C9 and C71 require, else None."""
     cs = _SETS[options.cards]
     if sorted(plots) != list(cs.plot_box):
-        return "'plots' must be an ordering of the 30 plot cards of cards.toml"
+        return f"'plots' must be an ordering of the {len(cs.plot_box)} plot cards of the card set"
     if sorted(deck) != list(cs.deck_box):
-        return "'deck' must be an ordering of the 76 game-deck cards of cards.toml"
+        return f"'deck' must be an ordering of the {len(cs.deck_box)} game-deck cards of the card set"
     keep = 8 if options.all_techs else cs.techs_per_era[str(players)]
     if len(techs) != 3 * keep:
         return f"'techs' must hold {3 * keep} technologies ({keep} per era) for {players} players"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from civcards.civ4 import GameState, IllegalMoveError, choices, expand, new_game, position_json
-from civcards.civ4.cards import CARDS, DECK_BOX, DECK_INDEX, PLOT_BOX
+from civcards.civ4.cards import CARDS, DECK_INDEX, PLOT_BOX
 
 
 def started(n: int = 2, seed: int = 0, options: dict[str, Any] | None = None) -> GameState:
@@ -156,7 +156,7 @@ def card_zones_ok(g: GameState) -> None:
                     deck[u[0]] += 1
             for _, b, _ in g.combat.blocks:
                 deck[b] += 1
-    assert sorted(deck.elements()) == list(DECK_BOX)
+    assert sorted(deck.elements()) == list(g.cs.deck_box)
     assert sorted(plots.elements()) == list(PLOT_BOX)
     techs = list(g.init_techs[g.tech_pos :]) + list(g.tech_market) + list(g.init_removed)
     for s in range(g.n):

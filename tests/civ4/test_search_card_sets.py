@@ -17,7 +17,7 @@ from civcards.civ4 import game as engine
 from civcards.civ4.cards import CARD_FILES, CardSet, load_cards
 from civcards.game_api import get_game
 from civcards.games.civ4.search import HAND_VP, chances, economy, turns_left
-from tests.civ4.helpers import at_purchase, empty_hand, give
+from tests.civ4.helpers import at_purchase, card_zones_ok, empty_hand, give, random_move
 
 GAME = get_game("civ4")
 TUNED = "reconstructed-2"
@@ -95,3 +95,53 @@ def test_the_fast_shuffle_deals_as_random_shuffle() -> None:
         determinize._shuffle(b, rb)
         assert a == b
         assert ra.random() == rb.random()
+
+
+def _fewer_units_set() -> CardSet:
+    """The tuned set with two fewer Axemen and two fewer Chariots in the box, and one more
+    technology kept per era with 2 players: the "unit counts" and "removal per era" knobs of
+    DESIGN-NOTES §6, which change how many cards the box holds."""
+    cs = load_cards(
+        resources.files("civcards.civ4").joinpath(CARD_FILES[TUNED]).read_text(encoding="utf-8"), TUNED
+    )
+    deck = {c: replace(d, count=d.count - 2) if c in ("AXE", "CHR") else d for c, d in cs.deck.items()}
+    rules = dict(cs.rules)
+    rules["techs_per_era"] = {**cs.techs_per_era, "2": cs.techs_per_era["2"] + 1}
+    return CardSet(cs.plots, cs.techs, deck, rules, cs.population, cs.names, TUNED)
+
+
+def test_a_set_may_change_the_boxs_counts_and_techs_kept_c1_c9(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C1, C9: a set with fewer units in the box and more technologies kept is accepted; its
+    games deal from its own box, keep every card in one zone, replay from their records, and
+    the determinizer deals from that box (C72: the same observation)."""
+    fewer = _fewer_units_set()
+    assert len(fewer.deck_box) == len(cards.DECK_BOX) - 4
+    assert cards._same_shape(cards.CARDS, fewer) is None
+    monkeypatch.setitem(engine._SETS, TUNED, fewer)
+    monkeypatch.setitem(cards._LOADED, TUNED, fewer)
+    for n, seed in ((2, 5), (3, 6), (4, 7)):
+        g = civ4.new_game(n, options={"cards": TUNED}, seed=seed)
+        assert g.cs is fewer
+        assert len(g.init_techs) == 3 * fewer.techs_per_era[str(n)]
+        rng = random.Random(seed)
+        sampled = False
+        while not g.finished:
+            g.apply(random_move(g, rng))
+            card_zones_ok(g)
+            if not sampled and len(g.moves) > 40 and g.to_move is not None:
+                obs = civ4.observe(g, g.to_move)
+                s = determinize.Determinizer(obs).sample(random.Random(seed))
+                assert civ4.observe(s, g.to_move) == obs
+                sampled = True
+        assert sampled
+        again = civ4.replay(civ4.parse_record(civ4.write_record(g)))
+        assert again.ok, again.error
+        assert civ4.position_json(again.state) == civ4.position_json(g)
+
+
+def test_a_set_that_changes_the_population_supply_is_refused() -> None:
+    """The population supply stays the original's (the research encodings are sized by it)."""
+    cs = _fewer_units_set()
+    bigger = CardSet(cs.plots, cs.techs, cs.deck, cs.rules, cs.population + 5, cs.names, TUNED)
+    why = cards._same_shape(cards.CARDS, bigger)
+    assert why is not None and "population supply" in why
