@@ -1,7 +1,8 @@
 """Run from the repository root. mkset.py OUT.toml CHANGES.json: the original cards.toml with changes applied.
 CHANGES: {"rules": {"population_cost_base": 10}, "CODE": {"cost": 15, "effects": "[ ... ]"}, "tech_cost_add": {"1":1,...}}"""
 import json, re, sys
-src = open("civcards/civ4/cards.toml").read()
+import os
+src = open(os.environ.get("MKSET_SRC", "civcards/civ4/cards.toml")).read()  # r3: the tuned set
 ch = json.load(open(sys.argv[2]))
 lines = src.split("\n")
 code = None

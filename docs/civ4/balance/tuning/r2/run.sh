@@ -6,12 +6,16 @@
 set -e
 T=${TMPDIR:-/tmp}/civ4-tune
 R=docs/civ4/balance/tuning/r2
+ROOT=$(pwd)
+PY=$(command -v "${PY:-python}")
 cand() {  # cand NAME PLAYERS GAMES
   rm -rf "$T/$1"; mkdir -p "$T/$1"; cp -r civcards "$T/$1/"
   cp civcards/civ4/cards.toml "$T/$1/civcards/civ4/cards.toml"
   [ -f "$R/$1.changes.json" ] && python3 "$R/mkset.py" "$T/$1/civcards/civ4/cards.toml" "$R/$1.changes.json"
-  env PYTHONPATH="$T/$1" python -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
-    -b greedy -n "$3" --seed 21 -O cards=reconstructed-1 --out "$R/$1-$2p.parquet" --json > "$R/$1-$2p.json"
+  # run inside the copy: `python -m` puts the working directory first on the path, so run
+  # from the repository root it would play the checkout's own cards
+  (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
+    -b greedy -n "$3" --seed 21 -O cards=reconstructed-1 --out "$ROOT/$R/$1-$2p.parquet" --json) > "$R/$1-$2p.json"
 }
 # A and B were string replacements in cards.toml (no changes file):
 #   A: population_cost_base 6 -> 10; techs_per_era "2" 5 -> 6, "3" 6 -> 7, "4" 7 -> 8

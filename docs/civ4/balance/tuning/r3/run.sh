@@ -1,0 +1,22 @@
+#!/bin/sh
+# Round 3 of the tuning (docs/civ4/balance/README.md, "Round 3: fewer attacking units"):
+# candidates for Q5 built on reconstructed-2 with the unit-count knob (open since
+# 2026-11-28). Each candidate is cards-reconstructed-2.toml with NAME.changes.json applied
+# by ../r2/mkset.py, put into a copy of the package, and played as greedy mirrors (seed 21).
+# The base (reconstructed-2 itself) is played the same way, side by side. Run from the
+# repository root; PY (default python) is the interpreter with the package's dependencies.
+set -e
+T=${TMPDIR:-/tmp}/civ4-tune-r3
+R=docs/civ4/balance/tuning/r3
+ROOT=$(pwd)
+PY=$(command -v "${PY:-python}")
+cand() {  # cand NAME PLAYERS GAMES
+  [ -f "$R/$1-$2p.parquet" ] && return 0
+  rm -rf "$T/$1"; mkdir -p "$T/$1"; cp -r civcards "$T/$1/"
+  [ -f "$R/$1.changes.json" ] && MKSET_SRC=civcards/civ4/cards-reconstructed-2.toml \
+    python3 docs/civ4/balance/tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
+  # run inside the copy: `python -m` puts the working directory first on the path
+  (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
+    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 --out "$ROOT/$R/$1-$2p.parquet" --json) > "$R/$1-$2p.json"
+}
+for c in base U1 U2 U3; do cand $c 2 600; done
