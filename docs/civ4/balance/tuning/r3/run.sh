@@ -10,13 +10,23 @@ T=${TMPDIR:-/tmp}/civ4-tune-r3
 R=docs/civ4/balance/tuning/r3
 ROOT=$(pwd)
 PY=$(command -v "${PY:-python}")
-cand() {  # cand NAME PLAYERS GAMES
-  [ -f "$R/$1-$2p.parquet" ] && return 0
+cand() {  # cand NAME PLAYERS GAMES [SUFFIX]
+  out="$1-$2p$4"
+  [ -f "$R/$out.parquet" ] && return 0
   rm -rf "$T/$1"; mkdir -p "$T/$1"; cp -r civcards "$T/$1/"
   [ -f "$R/$1.changes.json" ] && MKSET_SRC=civcards/civ4/cards-reconstructed-2.toml \
     python3 docs/civ4/balance/tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
   # run inside the copy: `python -m` puts the working directory first on the path
   (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
-    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 --out "$ROOT/$R/$1-$2p.parquet" --json) > "$R/$1-$2p.json"
+    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 --out "$ROOT/$R/$out.parquet" --json) > "$R/$out.json"
 }
 for c in base U1 U2 U3; do cand $c 2 600; done
+# a further cut of the attackers (6 left), and the two player counts where thefts are over
+cand U4 2 600
+for c in base U2 U4; do cand $c 4 400; done
+# between U3 and U4 (8 attackers), with more games for the seat question (the first 600
+# games of a run of 2,000 are those of the run of 600: the same seed)
+cand U5 2 2000 -2000
+cand base 2 2000 -2000
+cand U5 4 600
+cand U3 4 400
