@@ -46,6 +46,11 @@ run mirror-4p-d -p 4 -b greedy -n 1000 --seed 113
 # (run beside the lines above, one worker each)
 run mirror-4p-e -p 4 -b greedy -n 800 --seed 114 -j 1
 run mirror-3p-e -p 3 -b greedy -n 800 --seed 114 -j 1
+# (a later session: the rest of the 10,000 games at 3 and 4 players)
+run mirror-3p-f -p 3 -b greedy -n 2100 --seed 115
+run mirror-4p-f -p 4 -b greedy -n 2100 --seed 115
+run mirror-3p-g -p 3 -b greedy -n 2100 --seed 116
+run mirror-4p-g -p 4 -b greedy -n 2100 --seed 116
 # Q6: civ4's search bot (ismcts with civ4's kit) against greedy, and two budgets against each
 # other (small budgets and few games: the study machine's time, see the report)
 S1="${CIVCARDS:-civcards} simulate --game civ4 --no-progress -j 1"
