@@ -10,6 +10,7 @@ T=${TMPDIR:-/tmp}/civ4-tune-r3
 R=docs/civ4/balance/tuning/r3
 ROOT=$(pwd)
 PY=$(command -v "${PY:-python}")
+OPTS=""  # further options of the runs below it
 cand() {  # cand NAME PLAYERS GAMES [SUFFIX]
   out="$1-$2p$4"
   [ -f "$R/$out.parquet" ] && return 0
@@ -18,7 +19,7 @@ cand() {  # cand NAME PLAYERS GAMES [SUFFIX]
     python3 docs/civ4/balance/tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
   # run inside the copy: `python -m` puts the working directory first on the path
   (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
-    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 --out "$ROOT/$R/$out.parquet" --json) > "$R/$out.json"
+    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 $OPTS --out "$ROOT/$R/$out.parquet" --json) > "$R/$out.json"
 }
 for c in base U1 U2 U3; do cand $c 2 600; done
 # a further cut of the attackers (6 left), and the two player counts where thefts are over
@@ -30,3 +31,11 @@ cand U5 2 2000 -2000
 cand base 2 2000 -2000
 cand U5 4 600
 cand U3 4 400
+# the first seat at 2 players with fewer attacks (U5: 58.5 % in 2,000 games), under the
+# variant recommended for 2 players; and U5 at 3 players
+OPTS="-O finish_round=true"
+cand U5 2 1000 -finish
+cand base 2 1000 -finish
+OPTS=""
+cand U5 3 600
+cand base 3 600
