@@ -1,6 +1,6 @@
 """The card set of Civilization: The Card Game (C1-C7, C47, C52), read from ``cards.toml``.
 
-RECONSTRUCTED: the original card list is not public. The package ships two
+RECONSTRUCTED: the original card list is not public. The package ships three
 versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`):
 
 * ``reconstructed-1``: ``cards.toml``, a byte-identical copy of
@@ -13,6 +13,9 @@ versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`
   knobs of ``shared/civ4/DESIGN-NOTES.md`` section 6 only. New games of the
   platform (``civcards play``, the web lobby, ``civcards simulate``) use it
   unless told otherwise (:data:`DEFAULT_CARD_SET`).
+* ``reconstructed-3``: ``cards-reconstructed-3.toml``, reconstructed-2 with
+  fewer attacking units and more buildings (the unit-count knob; the third
+  round of tuning), offered by name, not the default.
 
 The versions share their card codes, kinds, eras, plots, unit profiles
 (attack, defend, breaks walls), population supply and the ``[rules]`` fixed by
@@ -207,7 +210,11 @@ def _effect(e: dict[str, Any]) -> Effect:
 
 
 #: card set name -> its file in this package
-CARD_FILES: Final = {"reconstructed-1": "cards.toml", "reconstructed-2": "cards-reconstructed-2.toml"}
+CARD_FILES: Final = {
+    "reconstructed-1": "cards.toml",
+    "reconstructed-2": "cards-reconstructed-2.toml",
+    "reconstructed-3": "cards-reconstructed-3.toml",
+}
 
 
 def load_cards(text: str | None = None, name: str = "") -> CardSet:
@@ -333,7 +340,7 @@ def card_set(name: str | None) -> CardSet:
     >>> card_set("reconstructed-9")
     Traceback (most recent call last):
     ...
-    civcards.civ4.options.ConfigError: 'reconstructed-9' is not a card set (known: reconstructed-1, reconstructed-2).
+    civcards.civ4.options.ConfigError: 'reconstructed-9' is not a card set (known: reconstructed-1, reconstructed-2, reconstructed-3).
     """
     key = RECORD_CARD_SET if name is None else name
     if not isinstance(key, str):

@@ -34,7 +34,7 @@ class OptionSpec(NamedTuple):
 
 
 #: The card sets in the package (``civcards/civ4/cards*.toml``), oldest first; all RECONSTRUCTED.
-CARD_SETS: tuple[str, ...] = ("reconstructed-1", "reconstructed-2")
+CARD_SETS: tuple[str, ...] = ("reconstructed-1", "reconstructed-2", "reconstructed-3")
 #: The set of a record (or an engine ``new_game``) that names none: the original reconstruction,
 #: so every record written before card sets had names replays as it was played.
 RECORD_CARD_SET = "reconstructed-1"
@@ -55,7 +55,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "choice",
         DEFAULT_CARD_SET,
         "the card set (reconstructed; the original list was never published): "
-        "reconstructed-2 is the balance study's tuning of reconstructed-1",
+        "reconstructed-2 is the balance study's tuning of reconstructed-1, "
+        "reconstructed-3 is reconstructed-2 with fewer attacking units",
     ),
 )
 _BOOL = tuple(o.name for o in OPTIONS if o.type == "bool")

@@ -1,6 +1,7 @@
 """The versioned card sets (issue 19, item 4): ``reconstructed-1`` (the original reconstruction,
-``cards.toml``) and ``reconstructed-2`` (the balance study's tuning), picked by the ``cards``
-option and named in a record's ``options``; a record naming none is read with the original."""
+``cards.toml``), ``reconstructed-2`` (the balance study's tuning) and ``reconstructed-3``
+(reconstructed-2 with fewer attacking units, the third round), picked by the ``cards`` option
+and named in a record's ``options``; a record naming none is read with the original."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from civcards import civ4
 from civcards.civ4.cards import CARD_FILES, CARDS, card_set
 from civcards.civ4.options import CARD_SETS, DEFAULT_CARD_SET, RECORD_CARD_SET, parse_options
 from civcards.game_api import OptionsError, get_game
+from tests.civ4.helpers import card_zones_ok, random_move
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "civ4-notation-examples"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "civ4" / "cards.toml"
@@ -57,8 +59,51 @@ def test_every_packaged_set_loads_once_with_the_same_cards() -> None:
     for name in CARD_SETS:
         cs = card_set(name)
         assert cs is card_set(name) and cs.set_name == name
-        assert cs.names == CARDS.names and cs.deck_box == CARDS.deck_box
+        assert cs.names == CARDS.names and set(cs.deck_box) == set(CARDS.deck_box)
+    # the first two sets hold the same number of copies of each card; the third changes them
+    assert card_set("reconstructed-2").deck_box == CARDS.deck_box
+    assert sorted(card_set("reconstructed-3").deck_box) != sorted(CARDS.deck_box)
     assert DEFAULT_CARD_SET in CARD_SETS
+
+
+def test_reconstructed_3_is_round_3s_candidate_u5_c1() -> None:
+    """reconstructed-3 is reconstructed-2 with the copies of round 3's candidate U5 (C1: the
+    box's counts; ``docs/civ4/balance/tuning/r3/U5.changes.json``) and nothing else changed,
+    so the figures measured for U5 are the figures of the packaged set."""
+    changes_file = Path(__file__).resolve().parents[2] / "docs/civ4/balance/tuning/r3/U5.changes.json"
+    changes = json.loads(changes_file.read_text(encoding="utf-8"))
+    two, three = _toml("reconstructed-2"), _toml("reconstructed-3")
+    assert changes and all(set(c) == {"count"} for c in changes.values())
+    for kind in ("building", "unit", "wonder"):
+        for a, b in zip(two[kind], three[kind], strict=True):
+            want = dict(a, count=changes[a["code"]]["count"]) if a["code"] in changes else a
+            assert b == want, a["code"]
+    rest = {k: v for k, v in two.items() if k not in ("building", "unit", "wonder")}
+    assert {k: v for k, v in three.items() if k not in ("building", "unit", "wonder")} == rest
+    # fewer attacking units (C45: a unit that can attack), more defenders and buildings
+    before = {u["code"]: u["count"] for u in two["unit"]}
+    after = {u["code"]: u["count"] for u in three["unit"]}
+    attackers = {u["code"] for u in two["unit"] if u["attack"]}
+    assert len(attackers) == 5 and all(after[c] < before[c] for c in attackers)
+    assert all(after[c] > before[c] for c in before if c not in attackers)
+    assert len(card_set("reconstructed-3").deck_box) == len(CARDS.deck_box) - 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_whole_game_of_reconstructed_3_keeps_every_card_and_replays_c1(players: int) -> None:
+    """C1, C9: a game of reconstructed-3 deals from its own box, keeps every card in one zone
+    at every move, and replay(record) gives the live game's position."""
+    rng = random.Random(30 + players)
+    g = GAME.new_state(players, GAME.check_options(players, {"cards": "reconstructed-3"}), 300 + players)
+    assert g.cs is card_set("reconstructed-3")
+    while not g.finished:
+        g.apply(random_move(g, rng))
+        card_zones_ok(g)
+    rec = g.record()
+    assert rec["options"]["cards"] == "reconstructed-3"
+    rep = civ4.replay(json.loads(json.dumps(rec)))
+    assert rep.ok, rep.error
+    assert civ4.position_json(rep.state) == civ4.position_json(g)
 
 
 def test_the_option_picks_the_set_c26() -> None:
@@ -102,7 +147,7 @@ def test_a_bad_card_set_is_refused_in_one_sentence(bad: object) -> None:
     with pytest.raises(OptionsError) as e:
         GAME.check_options(2, {"cards": bad})
     msg = str(e.value)
-    assert "card set" in msg and "reconstructed-1, reconstructed-2" in msg
+    assert "card set" in msg and ", ".join(CARD_SETS) in msg
     assert msg.count(". ") == 0 and "\n" not in msg
     with pytest.raises(civ4.ConfigError):
         parse_options({"cards": bad})
