@@ -1,0 +1,150 @@
+"""Play an arena's games on many cores until a deadline, then sum up its whole chunks.
+
+``civcards arena`` prints its summary only when every game is over, so an arena
+cut short by a time limit (a borrowed machine for a few minutes, say) keeps nothing.
+This plays the same games one by one and writes each as one JSON line the moment it
+ends; ``assemble`` then turns the lines into one ``civcards arena --json`` summary per
+seed, exactly what ``civcards arena --game G --bots B -p P -n N --seed S`` prints
+(game ``i`` of an arena is a pure function of its config and ``i``), counting only
+a whole number of seating cycles. Timings differ: ``seconds`` is the sum of the games'
+wall-clock times, as one process would have taken them.
+
+    python scripts/arena_lines.py play --game civ4 -p 3 --bots ismcts:1000it,greedy,greedy:b \\
+        -n 12 --seeds 309-317 --deadline 500 --out games.jsonl
+    python scripts/arena_lines.py assemble games.jsonl --dir arenas/ --prefix 3p_s
+    python scripts/pool_arenas.py arenas/3p_s*.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+from civcards.game_api import get_game
+from civcards.sim.arena import ArenaConfig, parse_bot_list, play_arena_game, seatings, summarize
+from civcards.sim.simulate import GameResult
+
+Job = tuple[str, tuple[str, ...], int, int, int, int]
+
+
+def play_one(job: Job) -> str:
+    """One game of an arena, as a JSON line."""
+    game_name, bots, players, seed, n, i = job
+    game = get_game(game_name)
+    options = game.check_options(players, {})
+    cfg = ArenaConfig(bots=bots, games=n, players=players, seed=seed, options=options)
+    t = time.time()
+    r = play_arena_game(cfg, i, game)
+    d = dataclasses.asdict(r)
+    d.pop("record", None)
+    d.pop("extra", None)
+    line = {"game": game_name, "bots": list(bots), "players": players, "seed": seed, "n": n}
+    return json.dumps({**line, "i": i, "wall": time.time() - t, "result": d})
+
+
+def seed_range(text: str) -> list[int]:
+    """``309-317`` or ``5`` or ``1,3,8``."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def play(args: argparse.Namespace) -> int:
+    bots = parse_bot_list(args.bots)
+    jobs: list[Job] = [
+        (args.game, bots, args.players, s, args.games, i)
+        for s in seed_range(args.seeds)
+        for i in range(args.games)
+    ]
+    end = time.time() + args.deadline
+    workers = args.jobs or os.cpu_count() or 1
+    done = 0
+    ex = ProcessPoolExecutor(workers)
+    pending: set[Future[str]] = set()
+    todo = iter(jobs)
+    with open(args.out, "a", encoding="utf-8") as f:
+        for _ in range(workers * 2):
+            j = next(todo, None)
+            if j is not None:
+                pending.add(ex.submit(play_one, j))
+        while pending and time.time() < end:
+            fin, pending = wait(
+                pending, timeout=max(0.1, end - time.time()), return_when=FIRST_COMPLETED
+            )
+            for fu in fin:
+                f.write(fu.result() + "\n")
+                f.flush()
+                done += 1
+                j = next(todo, None)
+                if j is not None and time.time() < end:
+                    pending.add(ex.submit(play_one, j))
+    print(f"{done} games written to {args.out}; {len(pending)} unfinished at the deadline")
+    ex.shutdown(wait=not pending, cancel_futures=True)
+    if pending:  # the deadline: the games still running are given up
+        os._exit(0)
+    return 0
+
+
+def assemble(args: argparse.Namespace) -> int:
+    chunks: dict[tuple[Any, ...], dict[int, GameResult]] = defaultdict(dict)
+    walls: dict[tuple[Any, ...], float] = defaultdict(float)
+    for path in args.lines:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            d = json.loads(line)
+            key = (d.get("game", "civ4"), tuple(d["bots"]), d["players"], d["seed"], d["n"])
+            chunks[key][d["i"]] = GameResult(**d["result"])
+            walls[(*key, d["i"])] = float(d["wall"])
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    for (game_name, bots, players, seed, n), games in sorted(chunks.items()):
+        cycle = len(seatings(bots, players))
+        whole = 0
+        while whole < n and whole in games:
+            whole += 1
+        whole -= whole % cycle
+        if whole == 0:
+            print(f"seed {seed}: {len(games)} games, not one whole cycle of {cycle}: left out")
+            continue
+        game = get_game(game_name)
+        options = game.check_options(players, {})
+        cfg = ArenaConfig(bots=bots, games=whole, players=players, seed=seed, options=options)
+        results = [games[i] for i in range(whole)]
+        wall = sum(walls[(game_name, bots, players, seed, n, i)] for i in range(whole))
+        summary = summarize(cfg, results, wall).to_json()
+        out = Path(args.dir) / f"{args.prefix}{seed}.json"
+        out.write_text(json.dumps(summary, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"seed {seed}: {whole} of {len(games)} games -> {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("play", help="play arena games until a deadline, one JSON line each")
+    p.add_argument("--game", default="civ4")
+    p.add_argument("--bots", required=True)
+    p.add_argument("-p", "--players", type=int, default=2)
+    p.add_argument("-n", "--games", type=int, required=True, help="games per seed")
+    p.add_argument("--seeds", required=True, help="e.g. 309-317")
+    p.add_argument("--deadline", type=float, default=3600.0, help="seconds")
+    p.add_argument("-j", "--jobs", type=int, default=0, help="processes (default: all CPUs)")
+    p.add_argument("--out", required=True)
+    a = sub.add_parser("assemble", help="sum the lines up, one arena summary per seed")
+    a.add_argument("lines", nargs="+")
+    a.add_argument("--dir", required=True)
+    a.add_argument("--prefix", default="arena_s")
+    args = ap.parse_args(argv)
+    return play(args) if args.cmd == "play" else assemble(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
