@@ -261,6 +261,10 @@ class _Spent:
         return self.entries[0][0] + WINDOW if self.entries else 0.0
 
 
+#: seconds close() waits, at most, for the worker pools' manager threads to finish
+CLOSE_WAIT = 5.0
+
+
 class BotPool:
     """A bounded pool of bot worker processes with a budget (see the module's text)."""
 
@@ -277,6 +281,9 @@ class BotPool:
             self.light = BotPool(light, lane=True)
         self._strong_spec: dict[tuple[str, str], bool] = {}
         self._executor: ProcessPoolExecutor | None = None
+        #: the manager threads of executors replaced (new games, a lost worker) and shut
+        #: down without waiting: close() waits for them
+        self._retired: list[threading.Thread] = []
         self._games: frozenset[str] = frozenset()
         self._waiting: list[_Waiting] = []
         self._seq = itertools.count()
@@ -370,13 +377,25 @@ class BotPool:
         )
 
     def _executor_for(self, game: str) -> ProcessPoolExecutor:
+        if self.closed:
+            # a turn dispatched just before close() resumes after it: no new workers now,
+            # or they would outlive the server (and race the interpreter's exit)
+            raise BotBusy("the server is stopping: its bots no longer play")
         ex = self._executor
         if ex is None or game not in self._games:
             # first use, or a game registered since the workers started: new workers
             if ex is not None:
-                ex.shutdown(wait=False)
+                self._retire(ex)
             ex = self._executor = self._make_executor()
         return ex
+
+    def _retire(self, ex: ProcessPoolExecutor) -> None:
+        """Shut ``ex`` down without waiting; close() waits for its manager thread later."""
+        t = getattr(ex, "_executor_manager_thread", None)
+        ex.shutdown(wait=False)
+        self._retired = [r for r in self._retired if r.is_alive()]
+        if t is not None:
+            self._retired.append(t)
 
     def _pick_oldest(self, now: float) -> _Waiting | None:
         """The light lane's next turn: the oldest of a game with a human seat whose bots are
@@ -502,7 +521,7 @@ class BotPool:
                 # a worker died (killed, out of memory): new workers, the turn again
                 self.lost += 1
                 if self._executor is ex:
-                    ex.shutdown(wait=False)
+                    self._retire(ex)
                     self._executor = None
                 if self.closed or attempt == s.retries:
                     raise
@@ -564,9 +583,22 @@ class BotPool:
                 w.ready.cancel()
         self._waiting.clear()
         ex, self._executor = self._executor, None
-        if ex is not None:
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
+        executors = [ex] if ex is not None else []
+        managers: list[threading.Thread | None] = list(self._retired)
+        self._retired = []
+        for e in executors:
+            # taken before shutdown(), which forgets the thread and the processes
+            managers.append(getattr(e, "_executor_manager_thread", None))
+            procs = list((getattr(e, "_processes", None) or {}).values())
+            e.shutdown(wait=False, cancel_futures=True)
             for p in procs:  # a search in progress is not waited for
                 with contextlib.suppress(Exception):
                     p.terminate()
+        # Each executor's manager thread sees its workers gone and closes its wake-up pipe;
+        # wait for that (briefly), so that none is still closing it when the interpreter
+        # exits: CPython 3.11's exit hook writes to that pipe unlocked, and a pipe closed
+        # under it prints "OSError: [Errno 9] Bad file descriptor" after a clean stop.
+        deadline = time.monotonic() + CLOSE_WAIT
+        for t in managers:
+            if t is not None and t is not threading.current_thread():
+                t.join(max(0.0, deadline - time.monotonic()))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -310,6 +311,31 @@ def test_a_light_bot_does_not_wait_behind_a_search() -> None:
             pool.close()
 
     asyncio.run(main())
+
+
+def _pool_threads() -> list[threading.Thread]:
+    """The threads of concurrent.futures' process pools still running in this process."""
+    return [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+
+def test_close_waits_for_its_worker_pools_to_wind_down() -> None:
+    """After close() no process pool of the bot pool (search lane or light lane) is still
+    closing its wake-up pipe: CPython 3.11's exit hook writes to that pipe unlocked, and a
+    server stopped in that window printed "OSError: [Errno 9] Bad file descriptor" after
+    "Finished server process" (seen in the scale-out tests' logs)."""
+    before = set(_pool_threads())
+
+    async def main() -> BotPool:
+        pool = BotPool(BotSettings(workers=1))
+        await asyncio.gather(pool.play(turn("g", "ismcts:20it")), pool.play(turn("g", "random")))
+        assert len(set(_pool_threads()) - before) == 2  # one for each lane
+        pool.close()
+        return pool
+
+    pool = asyncio.run(main())
+    assert not [t for t in _pool_threads() if t not in before and t.is_alive()]
+    with pytest.raises(BotBusy, match="stopping"):
+        asyncio.run(pool.play(turn("g", "ismcts:20it")))
 
 
 def _alive(pid: int) -> bool:
