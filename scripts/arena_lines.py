@@ -7,7 +7,8 @@ ends; ``assemble`` then turns the lines into one ``civcards arena --json`` summa
 seed, exactly what ``civcards arena --game G --bots B -p P -n N --seed S`` prints
 (game ``i`` of an arena is a pure function of its config and ``i``), counting only
 a whole number of seating cycles. Timings differ: ``seconds`` is the sum of the games'
-wall-clock times, as one process would have taken them.
+wall-clock times, as one process would have taken them. The games are played with the
+game's default set-up options (no ``--option``).
 
     python scripts/arena_lines.py play --game civ4 -p 3 --bots ismcts:1000it,greedy,greedy:b \\
         -n 12 --seeds 309-317 --deadline 500 --out games.jsonl
