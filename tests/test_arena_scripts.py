@@ -1,0 +1,88 @@
+"""scripts/arena_lines.py and scripts/pool_arenas.py: an arena played game by game over
+processes and assembled is the arena `civcards arena` plays (all but the timings), a
+chunk cut short keeps only whole seating cycles, and the pooled chunks add up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from civcards.game_api import get_game
+from civcards.sim.arena import ArenaConfig, run_arena
+
+ROOT = Path(__file__).resolve().parent.parent
+LINES = ROOT / "scripts" / "arena_lines.py"
+POOL = ROOT / "scripts" / "pool_arenas.py"
+BOTS = "greedy,random,greedy:b"
+TIMINGS = {"seconds", "games_per_sec", "seconds_per_move"}
+
+
+def script(*args: str) -> str:
+    r = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def arena(seed: int, n: int) -> dict[str, Any]:
+    game = get_game("civ4")
+    cfg = ArenaConfig(
+        bots=tuple(BOTS.split(",")),
+        games=n,
+        players=3,
+        seed=seed,
+        options=game.check_options(3, {}),
+    )
+    return run_arena(cfg, game=game).to_json()
+
+
+def test_lines_assemble_into_the_arenas_own_summary(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    said = script(
+        str(LINES),
+        "play",
+        "--game",
+        "civ4",
+        "-p",
+        "3",
+        "--bots",
+        BOTS,
+        "-n",
+        "6",
+        "--seeds",
+        "5-6",
+        "-j",
+        "2",
+        "--out",
+        str(out),
+    )
+    assert "12 games written" in said
+    lines = out.read_text().splitlines()
+    assert len(lines) == 12
+    # a chunk cut short: seed 6 loses a game, so it has no whole cycle of 6 seatings
+    kept = [ln for ln in lines if not (json.loads(ln)["seed"] == 6 and json.loads(ln)["i"] == 3)]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(kept) + "\n")
+    said = script(str(LINES), "assemble", str(cut), "--dir", str(tmp_path / "a"), "--prefix", "s")
+    assert "seed 6: 5 games, not one whole cycle of 6: left out" in said
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["s5.json"]
+    script(str(LINES), "assemble", str(out), "--dir", str(tmp_path / "b"), "--prefix", "s")
+    for seed in (5, 6):
+        got = json.loads((tmp_path / "b" / f"s{seed}.json").read_text())
+        want = arena(seed, 6)
+        assert {k: v for k, v in got.items() if k not in TIMINGS} == {
+            k: v for k, v in want.items() if k not in TIMINGS
+        }
+    pooled = json.loads(
+        script(
+            str(POOL), "--json", str(tmp_path / "b" / "s5.json"), str(tmp_path / "b" / "s6.json")
+        )
+    )
+    assert pooled["games"] == 12 and pooled["balanced"] is True
+    wins = [json.loads((tmp_path / "b" / f"s{s}.json").read_text())["wins"] for s in (5, 6)]
+    for bot in BOTS.split(","):
+        assert abs(pooled["by_bot"][bot]["wins"] - sum(w[bot] for w in wins)) < 1e-9
