@@ -441,17 +441,22 @@ class Game(Protocol):
         """
         ...
 
-    def rules_page(self, lang: str = "en") -> str:
+    def rules_page(self, lang: str = "en", options: Mapping[str, Any] | None = None) -> str:
         """The game's rules written for players, in ``lang``: CommonMark without raw
-        HTML, short, with examples (the web table's ``/rules/{game}``). A game without
-        this member gets a page with its title and options only."""
+        HTML, short, with examples (the web table's ``/rules/{game}``). ``options``
+        (as :meth:`check_options` returns them; None: a new game's) are the set-up of
+        the game the page is for, where its numbers depend on them (civ4's card set).
+        A game without this member gets a page with its title and options only."""
         ...
 
-    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+    def card_reference(
+        self, lang: str = "en", options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """Every card or effect of the game with what it does, in ``lang``:
         ``{"title", "note", "sections": [{"title", "cards": [{"name", "text",
         "tags"}]}]}`` (``note``: a line shown above it, e.g. that the card set is a
-        reconstruction; ``tags``: short facts such as a cost or a level)."""
+        reconstruction; ``tags``: short facts such as a cost or a level), for a game
+        set up with ``options`` (None: a new game's)."""
         ...
 
     # -- terminal ------------------------------------------------------------------
@@ -560,6 +565,49 @@ def default_options(game: Game) -> dict[str, Any]:
     return {o.name: o.default for o in game.options}
 
 
+def option_value(spec: OptionSpec, text: str) -> Any:
+    """The value of option ``spec`` written as ``text`` (a bool as true/false, yes/no,
+    on/off or 1/0; an int in digits; a choice as it is); ValueError with a sentence."""
+    if spec.kind == "bool":
+        low = text.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"the option {spec.name!r} is true or false, not {text!r}")
+    if spec.kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"the option {spec.name!r} is a whole number, not {text!r}") from None
+    return text.strip()
+
+
+def parse_option_texts(
+    game: Game, texts: Sequence[str] | None, flag: str = "--option"
+) -> dict[str, Any]:
+    """The options written ``NAME=VALUE`` (the CLI's ``--option``, the rules page's
+    ``?option=``), typed by the game's option specs (the game checks their values
+    itself); ValueError with a sentence for a malformed one.
+
+    >>> parse_option_texts(get_game("civ4"), ["cards=reconstructed-1", "finish_round=yes"])
+    {'cards': 'reconstructed-1', 'finish_round': True}
+    """
+    specs = {o.name: o for o in game.options}
+    out: dict[str, Any] = {}
+    for text in texts or ():
+        name, eq, value = text.partition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise ValueError(f"{flag} {text!r}: write NAME=VALUE")
+        spec = specs.get(name)
+        if spec is None:
+            known = ", ".join(specs) or "none"
+            raise ValueError(f"{game.title} has no option {name!r}; its options are: {known}")
+        out[name] = option_value(spec, value)
+    return out
+
+
 __all__ = [
     "BUILTIN",
     "DEFAULT_GAME",
@@ -581,6 +629,8 @@ __all__ = [
     "game_for_record",
     "game_names",
     "get_game",
+    "option_value",
+    "parse_option_texts",
     "register",
     "unregister",
 ]

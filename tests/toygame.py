@@ -210,7 +210,9 @@ class ToyGame:
             return f"play {int(words[1])}"
         if words in (["peek", "keep"], ["peek", "bury"]):
             return " ".join(words)
-        raise MoveError(f"the move {text!r} cannot be read: write 'play N', 'peek keep' or 'peek bury'")
+        raise MoveError(
+            f"the move {text!r} cannot be read: write 'play N', 'peek keep' or 'peek bury'"
+        )
 
     def legal(self, state: ToyState) -> list[str]:
         if state.finished:
@@ -348,10 +350,12 @@ class ToyGame:
         "pt": "# Carta alta\n\nNa sua vez, jogue uma carta da mão. Vence a pilha mais alta.",
     }
 
-    def rules_page(self, lang: str = "en") -> str:
+    def rules_page(self, lang: str = "en", options: Mapping[str, Any] | None = None) -> str:
         return self.RULES.get(lang, self.RULES["en"])
 
-    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+    def card_reference(
+        self, lang: str = "en", options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         # the cards are plain numbers: nothing to explain beyond the rules page
         return {"title": self.title, "note": None, "sections": []}
 

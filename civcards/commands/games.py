@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from ..bots import bot_names
-from ..game_api import DEFAULT_GAME, Game, GameError, OptionSpec, all_games, get_game
+from ..game_api import DEFAULT_GAME, Game, GameError, all_games, get_game, parse_option_texts
 
 EXIT_USAGE = 2
 
@@ -29,38 +29,10 @@ def resolve_game(name: str | None) -> Game:
         raise ValueError(str(e)) from None
 
 
-def _value(spec: OptionSpec, text: str) -> Any:
-    if spec.kind == "bool":
-        low = text.strip().lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"the option {spec.name!r} is true or false, not {text!r}")
-    if spec.kind == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"the option {spec.name!r} is a whole number, not {text!r}") from None
-    return text.strip()
-
-
 def parse_options(game: Game, texts: Sequence[str] | None) -> dict[str, Any]:
     """The options of ``--option NAME=VALUE`` (typed by the game's option specs; the
     game checks them itself); ValueError with a sentence for a malformed one."""
-    specs = {o.name: o for o in game.options}
-    out: dict[str, Any] = {}
-    for text in texts or ():
-        name, eq, value = text.partition("=")
-        name = name.strip()
-        if not eq or not name:
-            raise ValueError(f"--option {text!r}: write NAME=VALUE")
-        spec = specs.get(name)
-        if spec is None:
-            known = ", ".join(specs) or "none"
-            raise ValueError(f"{game.title} has no option {name!r}; its options are: {known}")
-        out[name] = _value(spec, value)
-    return out
+    return parse_option_texts(game, texts)
 
 
 def game_json(game: Game) -> dict[str, Any]:

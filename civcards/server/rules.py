@@ -4,6 +4,9 @@ Game-agnostic: the words come from the game (:meth:`Game.rules_page`, CommonMark
 :meth:`Game.card_reference`); a game without them gets a page with its title and
 options. Pages: ``/rules`` (every game) and ``/rules/{game}``; the same as JSON at
 ``/api/rules/{game}`` (the rules page as Markdown and as HTML, and the reference).
+``?option=NAME=VALUE`` (repeatable) shows them for a game set up so (civ4's
+``cards=reconstructed-3``: that card set's numbers and cards); the table links to its
+own game's.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
-from ..game_api import Game, UnknownGameError, all_games, get_game
+from ..game_api import Game, UnknownGameError, all_games, get_game, parse_option_texts
 from ..i18n import LANGS, normalize_lang, t
 from .core import ApiError
 from .i18n_web import catalogue
@@ -35,6 +38,16 @@ GAME_NAME = Annotated[str, PathParam(max_length=40, description="The game's regi
 LANG_Q = Annotated[
     str | None, Query(max_length=10, description="Language: en es de fr pt (default: browser's).")
 ]
+OPTION_Q = Annotated[
+    list[str] | None,
+    Query(
+        description="A set-up option of the game the rules are shown for, NAME=VALUE "
+        "(repeatable; e.g. cards=reconstructed-3): its numbers and cards. Default: a new "
+        "game's."
+    ),
+]
+#: at most this many ?option= of at most this many characters each
+MAX_OPTIONS, MAX_OPTION_CHARS = 20, 100
 
 
 class CardOut(BaseModel):
@@ -83,34 +96,53 @@ def _game(name: str) -> Game:
         raise ApiError(404, "no_game", str(e)) from None
 
 
-def rules_markdown(game: Game, lang: str) -> str:
-    """The game's rules page in ``lang``, or its title and options for a game without one."""
+def set_up(game: Game, texts: list[str] | None) -> dict[str, Any] | None:
+    """The options of ``?option=NAME=VALUE`` as the game checks them (None for none);
+    ApiError 400 with the game's sentence for a malformed or refused one."""
+    if not texts:
+        return None
+    if len(texts) > MAX_OPTIONS or any(len(x) > MAX_OPTION_CHARS for x in texts):
+        raise ApiError(
+            400,
+            "bad_option",
+            f"at most {MAX_OPTIONS} options of at most {MAX_OPTION_CHARS} characters each",
+        )
+    try:
+        return game.check_options(game.max_players, parse_option_texts(game, texts, flag="option"))
+    except ValueError as e:  # GameError included
+        raise ApiError(400, "bad_option", str(e)) from None
+
+
+def rules_markdown(game: Game, lang: str, options: dict[str, Any] | None = None) -> str:
+    """The game's rules page in ``lang`` (for a game set up with ``options``), or its
+    title and options for a game without one."""
     page = getattr(game, "rules_page", None)
     if page is not None:
-        return str(page(lang))
+        return str(page(lang, options) if options else page(lang))
     kind = describe_kind(game, lang)
     lines = [f"# {game.title}", ""]
     lines += [f"- **{o['label']}**: {o['help']}" for o in kind["options"]]
     return "\n".join(lines)
 
 
-def card_reference(game: Game, lang: str) -> dict[str, Any]:
-    """The game's card reference in ``lang`` (no sections for a game without one)."""
+def card_reference(game: Game, lang: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's card reference in ``lang`` (for a game set up with ``options``; no
+    sections for a game without one)."""
     ref = getattr(game, "card_reference", None)
     if ref is None:
         return {"title": t(lang, "web.rules.cards"), "note": None, "sections": []}
-    return dict(ref(lang))
+    return dict(ref(lang, options) if options else ref(lang))
 
 
-def rules_json(game: Game, lang: str) -> dict[str, Any]:
-    md = rules_markdown(game, lang)
+def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    md = rules_markdown(game, lang, options)
     return {
         "game": game.name,
         "title": game.title,
         "lang": lang,
         "markdown": md,
         "html": _MD.render(md),
-        "reference": card_reference(game, lang),
+        "reference": card_reference(game, lang, options),
     }
 
 
@@ -131,10 +163,12 @@ async def rules_index(request: Request, lang: LANG_Q = None) -> HTMLResponse:
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
-async def rules_page(request: Request, game: GAME_NAME, lang: LANG_Q = None) -> HTMLResponse:
+async def rules_page(
+    request: Request, game: GAME_NAME, lang: LANG_Q = None, option: OPTION_Q = None
+) -> HTMLResponse:
     code = _lang(request, lang)
     g = _game(game)
-    return _page(request, code, games=None, rules=rules_json(g, code))
+    return _page(request, code, games=None, rules=rules_json(g, code, set_up(g, option)))
 
 
 @router.get(
@@ -142,8 +176,9 @@ async def rules_page(request: Request, game: GAME_NAME, lang: LANG_Q = None) -> 
     tags=["rules"],
     summary="A game's rules for players and its card reference, in a language",
 )
-async def rules_api(game: GAME_NAME, lang: LANG_Q = None) -> RulesOut:
-    return RulesOut.model_validate(rules_json(_game(game), normalize_lang(lang or "en")))
+async def rules_api(game: GAME_NAME, lang: LANG_Q = None, option: OPTION_Q = None) -> RulesOut:
+    g = _game(game)
+    return RulesOut.model_validate(rules_json(g, normalize_lang(lang or "en"), set_up(g, option)))
 
 
-__all__ = ["card_reference", "router", "rules_json", "rules_markdown"]
+__all__ = ["card_reference", "router", "rules_json", "rules_markdown", "set_up"]

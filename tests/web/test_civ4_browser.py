@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from civcards.i18n import t
+
 from .conftest import ARTIFACTS, ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -26,14 +28,17 @@ def shot(page: Page, name: str) -> None:
 
 
 def create(
-    server: ServerProcess, players: int, seats: list[dict[str, Any]], seed: int
+    server: ServerProcess,
+    players: int,
+    seats: list[dict[str, Any]],
+    seed: int,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """POST /api/games for civ4; the answer's invitation links are not used yet."""
-    r = httpx.post(
-        server.base + "/api/games",
-        json={"game": "civ4", "players": players, "seats": seats, "seed": seed},
-        timeout=20,
-    )
+    body: dict[str, Any] = {"game": "civ4", "players": players, "seats": seats, "seed": seed}
+    if options:
+        body["options"] = options
+    r = httpx.post(server.base + "/api/games", json=body, timeout=20)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -389,3 +394,31 @@ def test_civ4_three_players_two_browsers_a_human_defends(
     finally:
         for c in contexts:
             c.close()
+
+
+def test_civ4_the_tables_rules_link_shows_its_own_card_set(
+    server: ServerProcess, browser: Any
+) -> None:
+    """C14, C26: a table of reconstructed-3 links to the rules and cards of reconstructed-3
+    (2 Spearmen in the box, where the default set has 5), not to the default set's."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    try:
+        g = create(
+            server,
+            2,
+            [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            5,
+            {"cards": "reconstructed-3"},
+        )
+        page, errors = open_seat(ctx, server, g, 0)
+        href = page.get_attribute('[data-testid="rules-link"]', "href") or ""
+        assert "option=cards%3Dreconstructed-3" in href, href
+        page.goto(server.base + href)
+        note = page.inner_text('[data-testid="reference-note"]')
+        assert "reconstructed-3" in note, note
+        cards = page.locator('[data-testid="ref-card"] dt').all_inner_texts()
+        spear = [c for c in cards if c.startswith("Spearmen")]
+        assert spear and t("en", "ccg.ref.copies", n=2) in spear[0], cards
+        assert not errors, errors
+    finally:
+        ctx.close()

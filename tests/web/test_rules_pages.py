@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from civcards.civ4.cards import card_set
 from civcards.civ4.options import DEFAULT_CARD_SET
 from civcards.game_api import OptionsError, get_game
 from civcards.games.carta.standing import standing as carta_standing
@@ -207,6 +208,49 @@ def test_civ4_rules_quote_the_numbers_of_the_card_set_in_play() -> None:
         for key in ("pop_base", "plot6", "cap"):
             assert str(nums[key]) in page, (lang, key)
     assert nums["pop_base"] == default_set().rules["population_cost_base"]
+
+
+def _copies(ref: dict[str, Any], name: str) -> list[str]:
+    return [
+        tag
+        for sec in ref["sections"]
+        for c in sec["cards"]
+        if c["name"] == name
+        for tag in c["tags"]
+    ]
+
+
+def test_the_rules_of_a_game_played_with_another_card_set(server: ServerProcess) -> None:
+    """C26, C14: ?option=cards=NAME shows that set's numbers and cards (the table links
+    there for its own game); a bad option is refused with one sentence."""
+    r1 = get(server, "/api/rules/civ4?lang=en&option=cards%3Dreconstructed-1").json()
+    assert r1["reference"]["note"] == reconstructed("en", "reconstructed-1")
+    pop = {
+        n: card_set(n).rules["population_cost_base"] for n in ("reconstructed-1", DEFAULT_CARD_SET)
+    }
+    assert pop["reconstructed-1"] != pop[DEFAULT_CARD_SET]
+    default = get(server, "/api/rules/civ4?lang=en").json()
+    assert r1["markdown"] != default["markdown"]
+    assert r1["markdown"] == get_game("civ4").rules_page("en", {"cards": "reconstructed-1"})
+    # reconstructed-3's box: 2 Spearmen where reconstructed-2 has 5 (the copies tag)
+    r3 = get(server, "/api/rules/civ4?option=cards%3Dreconstructed-3").json()["reference"]
+    spear = t("en", "ccg.ref.copies", n=card_set("reconstructed-3").deck["SPR"].count)
+    assert spear in _copies(r3, "Spearmen") and spear not in _copies(
+        default["reference"], "Spearmen"
+    )
+    page = get(server, "/rules/civ4?lang=en&option=cards%3Dreconstructed-3")
+    assert page.status_code == 200 and spear in html.unescape(page.text)
+    for bad, words in (
+        ("cards%3Dreconstructed-9", "reconstructed-9"),
+        ("nosuch%3D1", "no option 'nosuch'"),
+        ("cards", "write NAME=VALUE"),
+        ("finish_round%3Dmaybe", "true or false"),
+    ):
+        r = get(server, f"/api/rules/civ4?option={bad}")
+        assert r.status_code == 400 and r.json()["code"] == "bad_option", r.text
+        assert words in r.json()["detail"], r.text
+    r = get(server, "/rules/civ4?option=" + "x" * 101)
+    assert r.status_code == 400
 
 
 def test_civ4_combat_units_explain_themselves() -> None:

@@ -183,8 +183,10 @@ class CartaGame:
     # -- set-up -------------------------------------------------------------------
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            self.min_players <= players <= self.max_players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (self.min_players <= players <= self.max_players)
         ):
             raise OptionsError.of("setup.players", players=repr(players))
         if not isinstance(options, Mapping):
@@ -316,9 +318,7 @@ class CartaGame:
             scores = tuple(float(p) for p in state.points)
         else:
             scores = tuple(1.0 if s in winners else 0.0 for s in range(state.n))
-        shared = len(winners) > 1 and not (
-            state.teams and len({s % 2 for s in winners}) == 1
-        )
+        shared = len(winners) > 1 and not (state.teams and len({s % 2 for s in winners}) == 1)
         details: dict[str, Any] = {}
         if state.victory_domain is not None:
             details["domain"] = state.victory_domain
@@ -427,12 +427,14 @@ class CartaGame:
 
         return web_view(state, seat, names, lang, obs)
 
-    def rules_page(self, lang: str = "en") -> str:
+    def rules_page(self, lang: str = "en", options: Mapping[str, Any] | None = None) -> str:
         from .rules_text import rules_page
 
-        return rules_page(lang)
+        return rules_page(lang)  # the same for every set-up
 
-    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+    def card_reference(
+        self, lang: str = "en", options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         from .rules_text import card_reference
 
         return card_reference(lang)

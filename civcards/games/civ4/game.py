@@ -39,7 +39,6 @@ def _specs() -> tuple[OptionSpec, ...]:
     return tuple(out)
 
 
-
 def _first_bad(options: Mapping[str, Any]) -> OptionsError | None:
     """The first option that :func:`parse_options` refuses, as a catalogue text (the same
     sentence as the engine's, which names every bad option at once)."""
@@ -64,6 +63,7 @@ def _first_bad(options: Mapping[str, Any]) -> OptionsError | None:
             )
     return None
 
+
 class Civ4Game:
     """Civilization: The Card Game (Firaxis, 2006), rules C1–C72 of ``shared/civ4/RULES.md``.
 
@@ -84,8 +84,10 @@ class Civ4Game:
     # -- set-up -------------------------------------------------------------------
 
     def check_options(self, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            self.min_players <= players <= self.max_players
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not (self.min_players <= players <= self.max_players)
         ):
             raise OptionsError.of("ccg.setup.players", players=repr(players))
         if not isinstance(options, Mapping):
@@ -95,9 +97,7 @@ class Civ4Game:
         except ConfigError as e:
             # the first bad option, in the words of the catalogue (the engine's English
             # sentence where the catalogue has none)
-            raise _first_bad(options) or OptionsError(
-                str(e).split(". ")[0].rstrip(".")
-            ) from None
+            raise _first_bad(options) or OptionsError(str(e).split(". ")[0].rstrip(".")) from None
         out = {o.name: getattr(opts, o.name) for o in OPTIONS}
         # a new game names its card set: the tuned one unless told otherwise (a record
         # that names none is read with the original one, civ4.replay)
@@ -122,9 +122,7 @@ class Civ4Game:
             raise MoveError(str(rep.error))
         return rep.state
 
-    def record(
-        self, state: civ4.GameState, names: Sequence[str] | None = None
-    ) -> dict[str, Any]:
+    def record(self, state: civ4.GameState, names: Sequence[str] | None = None) -> dict[str, Any]:
         out: dict[str, Any] = json.loads(civ4.write_record(state))
         if names is not None:
             out["names"] = list(names)
@@ -223,9 +221,7 @@ class Civ4Game:
 
         return describe_move(text, names, lang, past=past)
 
-    def describe_result(
-        self, state: civ4.GameState, names: Sequence[str], lang: str = "en"
-    ) -> str:
+    def describe_result(self, state: civ4.GameState, names: Sequence[str], lang: str = "en") -> str:
         from .text import winners_text
 
         return winners_text(state, names, lang)
@@ -271,15 +267,17 @@ class Civ4Game:
 
         return web_view(state, seat, names, lang, obs)
 
-    def rules_page(self, lang: str = "en") -> str:
+    def rules_page(self, lang: str = "en", options: Mapping[str, Any] | None = None) -> str:
         from .rules_text import rules_page
 
-        return rules_page(lang)
+        return rules_page(lang, _card_set_of(options))
 
-    def card_reference(self, lang: str = "en") -> dict[str, Any]:
+    def card_reference(
+        self, lang: str = "en", options: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         from .rules_text import card_reference
 
-        return card_reference(lang)
+        return card_reference(lang, _card_set_of(options))
 
     # -- bots and sims -----------------------------------------------------------------
 
@@ -337,3 +335,9 @@ class Civ4Game:
 
 
 GAME = Civ4Game()
+
+
+def _card_set_of(options: Mapping[str, Any] | None) -> str:
+    """The card set of a game set up with ``options`` (a new game's when not named)."""
+    name = (options or {}).get("cards")
+    return name if isinstance(name, str) and name in CARD_SETS else DEFAULT_CARD_SET

@@ -3,9 +3,9 @@ the card reference.
 
 The rules page is written for players (short, with examples) in each language, one
 CommonMark file per language in ``rules/`` (from ``../shared/civ4/RULES.md``, in our
-own words), its numbers (``{pop_base}``, ``{draw}``…) filled from the card set new
-games are played with (:data:`~civcards.civ4.options.DEFAULT_CARD_SET`). The card
-reference lists every card of that packaged set with what it does
+own words), its numbers (``{pop_base}``, ``{draw}``…) filled from the card set of the
+game it is shown for (new games': :data:`~civcards.civ4.options.DEFAULT_CARD_SET`). The
+card reference lists every card of that packaged set with what it does
 (:func:`.text.card_help`) and its printed numbers. The card set is RECONSTRUCTED: the
 reference says so above the cards, with the set's version.
 """
@@ -53,10 +53,11 @@ def rule_numbers(cs: CardSet) -> dict[str, int]:
 
 
 @cache
-def rules_page(lang: str = "en") -> str:
-    """The rules for players in ``lang`` (CommonMark), with the default card set's numbers."""
+def rules_page(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> str:
+    """The rules for players in ``lang`` (CommonMark), with the numbers of card set
+    ``set_name`` (the default: new games')."""
     text = (RULES_DIR / f"{normalize_lang(lang)}.md").read_text(encoding="utf-8")
-    return text.format_map(rule_numbers(default_set()))
+    return text.format_map(rule_numbers(card_set(set_name)))
 
 
 def _tags(card: TechCard | DeckCard, lang: str) -> list[str]:
@@ -78,11 +79,11 @@ def _tags(card: TechCard | DeckCard, lang: str) -> list[str]:
     return tags
 
 
-def card_reference(lang: str = "en") -> dict[str, Any]:
-    """Every card of the (reconstructed) card set new games use, with what it does, in
-    ``lang``."""
+def card_reference(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> dict[str, Any]:
+    """Every card of the (reconstructed) card set ``set_name`` (the default: new games'),
+    with what it does, in ``lang``."""
     lang = normalize_lang(lang)
-    cs = default_set()
+    cs = card_set(set_name)
     plots = [
         {
             "name": card_name(code, lang),

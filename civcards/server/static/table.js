@@ -16,6 +16,16 @@ import { renderClock } from "./clock.js";
 import { mountSettings, turnChanged } from "./alerts.js";
 import { guideTable, handsHTML, initTips, onGuide, outcomeHTML, refreshTip, renderStanding } from "./help.js";
 
+// The rules page of this game's own set-up (civ4: its card set's numbers and cards).
+function rulesHref(g) {
+  const q = new URLSearchParams();
+  for (const [name, value] of Object.entries(g.options || {})) {
+    if (value !== null && value !== undefined) q.append("option", `${name}=${value}`);
+  }
+  const query = q.toString();
+  return `/rules/${encodeURIComponent(g.game)}${query ? `?${query}` : ""}`;
+}
+
 const root = document.getElementById("table");
 const gameId = root.dataset.game;
 const $ = (id) => document.getElementById(id);
@@ -128,7 +138,7 @@ function onView(v) {
   root.dataset.status = v.game.status;
   game.onView(table, changed);
   render();
-  mountSettings(document.querySelector("#table .side"), `/rules/${encodeURIComponent(v.game.game)}`);
+  mountSettings(document.querySelector("#table .side"), rulesHref(v.game));
   turnChanged(myTurn() && !v.result, v.game.title);
   if (v.move_number !== lastMove) {
     const last = v.log[v.log.length - 1];
