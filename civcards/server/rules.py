@@ -21,7 +21,14 @@ from fastapi.templating import Jinja2Templates
 from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
-from ..game_api import Game, UnknownGameError, all_games, get_game, parse_option_texts
+from ..game_api import (
+    Game,
+    OptionsError,
+    UnknownGameError,
+    all_games,
+    get_game,
+    parse_option_texts,
+)
 from ..i18n import LANGS, normalize_lang, t
 from .core import ApiError
 from .i18n_web import catalogue
@@ -109,7 +116,9 @@ def set_up(game: Game, texts: list[str] | None) -> dict[str, Any] | None:
         )
     try:
         return game.check_options(game.max_players, parse_option_texts(game, texts, flag="option"))
-    except ValueError as e:  # GameError included
+    except OptionsError as e:  # the game's sentence, in the reader's language
+        raise ApiError(400, "bad_option", str(e), words=e.words) from None
+    except ValueError as e:  # a malformed NAME=VALUE
         raise ApiError(400, "bad_option", str(e)) from None
 
 

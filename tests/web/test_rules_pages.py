@@ -251,6 +251,10 @@ def test_the_rules_of_a_game_played_with_another_card_set(server: ServerProcess)
         assert words in r.json()["detail"], r.text
     r = get(server, "/rules/civ4?option=" + "x" * 101)
     assert r.status_code == 400
+    # the game's refusal in the reader's language
+    fr = get(server, "/api/rules/civ4?lang=fr&option=cards%3Dreconstructed-9").json()["detail"]
+    en = get(server, "/api/rules/civ4?lang=en&option=cards%3Dreconstructed-9").json()["detail"]
+    assert "reconstructed-9" in fr and fr != en
 
 
 def test_civ4_combat_units_explain_themselves() -> None:
