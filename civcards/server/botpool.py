@@ -583,14 +583,13 @@ class BotPool:
                 w.ready.cancel()
         self._waiting.clear()
         ex, self._executor = self._executor, None
-        executors = [ex] if ex is not None else []
         managers: list[threading.Thread | None] = list(self._retired)
         self._retired = []
-        for e in executors:
+        if ex is not None:
             # taken before shutdown(), which forgets the thread and the processes
-            managers.append(getattr(e, "_executor_manager_thread", None))
-            procs = list((getattr(e, "_processes", None) or {}).values())
-            e.shutdown(wait=False, cancel_futures=True)
+            managers.append(getattr(ex, "_executor_manager_thread", None))
+            procs = list((getattr(ex, "_processes", None) or {}).values())
+            ex.shutdown(wait=False, cancel_futures=True)
             for p in procs:  # a search in progress is not waited for
                 with contextlib.suppress(Exception):
                     p.terminate()
