@@ -419,6 +419,13 @@ def test_civ4_the_tables_rules_link_shows_its_own_card_set(
         cards = page.locator('[data-testid="ref-card"] dt').all_inner_texts()
         spear = [c for c in cards if c.startswith("Spearmen")]
         assert spear and t("en", "ccg.ref.copies", n=2) in spear[0], cards
+        # a reader whose language is another: the page loads again in it, same set-up
+        page.evaluate("localStorage.setItem('civcards.lang', 'fr')")
+        page.goto(server.base + href)
+        page.wait_for_selector('html[lang="fr"]')
+        assert "option=cards%3Dreconstructed-3" in page.url, page.url
+        note = page.inner_text('[data-testid="reference-note"]')
+        assert "reconstructed-3" in note, note
         assert not errors, errors
     finally:
         ctx.close()

@@ -262,8 +262,13 @@ if (rulesPage) {
     try { localStorage.setItem("civcards.lang", rulesPage.dataset.lang); } catch { /* private mode */ }
   }
   onLang((code) => {
-    // the rules are written per language: load the page in the new one
-    if (code !== rulesPage.dataset.lang) location.search = `?lang=${code}`;
+    // the rules are written per language: load the page in the new one (the same game's
+    // set-up: its ?option= stay)
+    if (code !== rulesPage.dataset.lang) {
+      const q = new URLSearchParams(location.search);
+      q.set("lang", code);
+      location.search = `?${q}`;
+    }
   });
   await initLang();
   const b = document.getElementById("guided-start");
