@@ -90,9 +90,11 @@ def play(args: argparse.Namespace) -> int:
                 if j is not None and time.time() < end:
                     pending.add(ex.submit(play_one, j))
     print(f"{done} games written to {args.out}; {len(pending)} unfinished at the deadline")
-    ex.shutdown(wait=not pending, cancel_futures=True)
-    if pending:  # the deadline: the games still running are given up
+    if pending:  # the deadline: the games still running are given up, their workers ended
+        for p in list((getattr(ex, "_processes", None) or {}).values()):
+            p.kill()
         os._exit(0)
+    ex.shutdown()
     return 0
 
 
