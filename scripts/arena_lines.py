@@ -10,6 +10,10 @@ a whole number of seating cycles. Timings differ: ``seconds`` is the sum of the 
 wall-clock times, as one process would have taken them. The games are played with the
 game's default set-up options (no ``--option``).
 
+``play`` appends to ``--out`` and skips the games already in it (the same game, bots,
+players, seed, ``-n`` and index), so the same command run again, on this machine or
+another, goes on where the last one stopped.
+
     python scripts/arena_lines.py play --game civ4 -p 3 --bots ismcts:1000it,greedy,greedy:b \\
         -n 12 --seeds 309-317 --deadline 500 --out games.jsonl
     python scripts/arena_lines.py assemble games.jsonl --dir arenas/ --prefix 3p_s
@@ -34,6 +38,8 @@ from civcards.sim.arena import ArenaConfig, parse_bot_list, play_arena_game, sea
 from civcards.sim.simulate import GameResult
 
 Job = tuple[str, tuple[str, ...], int, int, int, int]
+#: what every game's line has
+FIELDS = {"bots", "players", "seed", "n", "i", "result"}
 
 
 def play_one(job: Job) -> str:
@@ -60,20 +66,51 @@ def seed_range(text: str) -> list[int]:
     return out
 
 
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    """The games of a lines file (a line that is not a game's JSON, such as one cut off
+    when its writer was killed, is reported and left out)."""
+    out: list[dict[str, Any]] = []
+    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            if not isinstance(d, dict) or not d.keys() >= FIELDS:
+                raise ValueError
+        except ValueError:
+            print(f"{path}:{k}: not a game's JSON line; left out", file=sys.stderr)
+            continue
+        out.append(d)
+    return out
+
+
+def job_key(d: dict[str, Any]) -> Job:
+    return (d.get("game", "civ4"), tuple(d["bots"]), d["players"], d["seed"], d["n"], d["i"])
+
+
 def play(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.bots)
-    jobs: list[Job] = [
+    out = Path(args.out)
+    there = {job_key(d) for d in read_lines(out)} if out.exists() else set()
+    every: list[Job] = [
         (args.game, bots, args.players, s, args.games, i)
         for s in seed_range(args.seeds)
         for i in range(args.games)
     ]
+    jobs = [j for j in every if j not in there]
+    if len(jobs) < len(every):
+        print(f"{len(every) - len(jobs)} of the {len(every)} games are already in {out}")
     end = time.time() + args.deadline
     workers = args.jobs or os.cpu_count() or 1
     done = 0
     ex = ProcessPoolExecutor(workers)
     pending: set[Future[str]] = set()
     todo = iter(jobs)
+    # a line left half-written (its writer killed) ends here, so the next game starts a line
+    torn = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
     with open(args.out, "a", encoding="utf-8") as f:
+        if torn:
+            f.write("\n")
         for _ in range(workers * 2):
             j = next(todo, None)
             if j is not None:
@@ -102,8 +139,7 @@ def assemble(args: argparse.Namespace) -> int:
     chunks: dict[tuple[Any, ...], dict[int, GameResult]] = defaultdict(dict)
     walls: dict[tuple[Any, ...], float] = defaultdict(float)
     for path in args.lines:
-        for line in Path(path).read_text(encoding="utf-8").splitlines():
-            d = json.loads(line)
+        for d in read_lines(Path(path)):
             key = (d.get("game", "civ4"), tuple(d["bots"]), d["players"], d["seed"], d["n"])
             chunks[key][d["i"]] = GameResult(**d["result"])
             walls[(*key, d["i"])] = float(d["wall"])

@@ -70,6 +70,19 @@ def test_lines_assemble_into_the_arenas_own_summary(tmp_path: Path) -> None:
     said = script(str(LINES), "assemble", str(cut), "--dir", str(tmp_path / "a"), "--prefix", "s")
     assert "seed 6: 5 games, not one whole cycle of 6: left out" in said
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["s5.json"]
+    # played again on the cut file (with a line its writer left half-written), the same
+    # command plays only the missing game
+    with cut.open("a") as f:
+        f.write('{"game": "civ4", "bots": ["gre')
+    args = ["-p", "3", "--bots", BOTS, "-n", "6", "--seeds", "5-6", "-j", "2", "--out", str(cut)]
+    said = script(str(LINES), "play", *args)
+    assert "11 of the 12 games are already in" in said and "1 games written" in said
+    script(str(LINES), "assemble", str(cut), "--dir", str(tmp_path / "c"), "--prefix", "s")
+    got = json.loads((tmp_path / "c" / "s6.json").read_text())
+    want = arena(6, 6)
+    assert {k: v for k, v in got.items() if k not in TIMINGS} == {
+        k: v for k, v in want.items() if k not in TIMINGS
+    }
     script(str(LINES), "assemble", str(out), "--dir", str(tmp_path / "b"), "--prefix", "s")
     for seed in (5, 6):
         got = json.loads((tmp_path / "b" / f"s{seed}.json").read_text())
