@@ -16,7 +16,7 @@ from civcards.civ4.cards import card_set
 from civcards.civ4.options import DEFAULT_CARD_SET
 from civcards.game_api import OptionsError, get_game
 from civcards.games.carta.standing import standing as carta_standing
-from civcards.games.civ4.rules_text import default_set, rule_numbers
+from civcards.games.civ4.rules_text import rule_numbers
 from civcards.games.civ4.text import reconstructed
 from civcards.i18n import LANGS, t, tn
 
@@ -200,14 +200,14 @@ def test_standing_comes_from_the_seats_view_and_hands_show_at_the_end(name: str)
 
 def test_civ4_rules_quote_the_numbers_of_the_card_set_in_play() -> None:
     """C26/C37/C69: the rules page's numbers are the default card set's, in every language."""
-    nums = rule_numbers(default_set())
+    nums = rule_numbers(card_set(DEFAULT_CARD_SET))
     game = get_game("civ4")
     for lang in LANGS:
         page = game.rules_page(lang)
         assert "{" not in page
         for key in ("pop_base", "plot6", "cap"):
             assert str(nums[key]) in page, (lang, key)
-    assert nums["pop_base"] == default_set().rules["population_cost_base"]
+    assert nums["pop_base"] == card_set(DEFAULT_CARD_SET).rules["population_cost_base"]
 
 
 def _copies(ref: dict[str, Any], name: str) -> list[str]:

@@ -25,11 +25,6 @@ RULES_DIR = Path(__file__).parent / "rules"
 _ERAS = {1: "I", 2: "II", 3: "III"}
 
 
-def default_set() -> CardSet:
-    """The card set a new game is played with."""
-    return card_set(DEFAULT_CARD_SET)
-
-
 def rule_numbers(cs: CardSet) -> dict[str, int]:
     """The numbers the rules page quotes, as card set ``cs`` prints them (C26, C28, C37,
     C49, C50, C69)."""
