@@ -100,7 +100,8 @@ def play(args: argparse.Namespace) -> int:
     jobs = [j for j in every if j not in there]
     if len(jobs) < len(every):
         print(f"{len(every) - len(jobs)} of the {len(every)} games are already in {out}")
-    end = time.time() + args.deadline
+    start = time.time()
+    end = start + args.deadline
     workers = args.jobs or os.cpu_count() or 1
     done = 0
     ex = ProcessPoolExecutor(workers)
@@ -120,9 +121,20 @@ def play(args: argparse.Namespace) -> int:
                 pending, timeout=max(0.1, end - time.time()), return_when=FIRST_COMPLETED
             )
             for fu in fin:
-                f.write(fu.result() + "\n")
+                line = fu.result()
+                f.write(line + "\n")
                 f.flush()
                 done += 1
+                if args.progress:
+                    d = json.loads(line)
+                    r = d["result"]
+                    won = ", ".join(r["seats"][w] for w in r["winners"]) or "nobody"
+                    print(
+                        f"[{done}/{len(jobs)}, {time.time() - start:.0f} s] seed {d['seed']} "
+                        f"game {d['i']}: {won} won ({d['wall']:.0f} s)",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 j = next(todo, None)
                 if j is not None and time.time() < end:
                     pending.add(ex.submit(play_one, j))
@@ -177,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--deadline", type=float, default=3600.0, help="seconds")
     p.add_argument("-j", "--jobs", type=int, default=0, help="processes (default: all CPUs)")
     p.add_argument("--out", required=True)
+    p.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="no line on standard error as each game ends",
+    )
     a = sub.add_parser("assemble", help="sum the lines up, one arena summary per seed")
     a.add_argument("lines", nargs="+")
     a.add_argument("--dir", required=True)

@@ -5,6 +5,7 @@ chunk cut short keeps only whole seating cycles, and the pooled chunks add up.""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -21,11 +22,12 @@ TIMINGS = {"seconds", "games_per_sec", "seconds_per_move"}
 
 
 def script(*args: str) -> str:
+    """The script's standard output and error, together."""
     r = subprocess.run(
         [sys.executable, *args], capture_output=True, text=True, timeout=300, cwd=ROOT
     )
     assert r.returncode == 0, r.stderr
-    return r.stdout
+    return r.stdout + r.stderr
 
 
 def arena(seed: int, n: int) -> dict[str, Any]:
@@ -77,6 +79,8 @@ def test_lines_assemble_into_the_arenas_own_summary(tmp_path: Path) -> None:
     args = ["-p", "3", "--bots", BOTS, "-n", "6", "--seeds", "5-6", "-j", "2", "--out", str(cut)]
     said = script(str(LINES), "play", *args)
     assert "11 of the 12 games are already in" in said and "1 games written" in said
+    assert re.search(r"\[1/1, \d+ s\] seed 6 game 3: .+ won \(\d+ s\)", said), said
+    assert "not a game's JSON line; left out" in said
     script(str(LINES), "assemble", str(cut), "--dir", str(tmp_path / "c"), "--prefix", "s")
     got = json.loads((tmp_path / "c" / "s6.json").read_text())
     want = arena(6, 6)
