@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from ...bots.base import Bot, Decision
+from ...civ4.cards import TECH_CODES
 from ...civ4.observation import Observation
 from ...game_api import Choice, Game, get_game
 from .greedy import ARCHETYPES, GREEDY, GreedyPolicy, Weights
@@ -49,7 +50,32 @@ class GreedyBot(Bot):
 
 
 def _greedy(arg: str | None, seed: int | None) -> Bot:
-    return GreedyBot(seed)
+    """``greedy``; ``greedy:not=WRI+COL`` never buys the technologies named
+    (:attr:`Weights.shun`); any other part after the name only names a copy
+    (``greedy:b``, for an arena of several greedy bots)."""
+    if arg is None or not arg.startswith("not="):
+        return GreedyBot(seed)
+    return GreedyBot(seed, Weights(shun=parse_shun(arg[4:])), f"greedy:{arg}")
+
+
+def parse_shun(text: str) -> frozenset[str]:
+    """``"WRI+COL"`` -> the technology codes; ValueError with a sentence for others.
+
+    >>> sorted(parse_shun("wri+COL"))
+    ['COL', 'WRI']
+    """
+    codes = [c.strip().upper() for c in text.split("+")]
+    if not codes or not all(codes):
+        raise ValueError(
+            f"greedy:not= takes technology codes joined by '+' (such as WRI+COL), not {text!r}"
+        )
+    bad = [c for c in codes if c not in TECH_CODES]
+    if bad:
+        raise ValueError(
+            f"greedy:not=: {', '.join(bad)} is not a technology code; they are "
+            f"{', '.join(TECH_CODES)}"
+        )
+    return frozenset(codes)
 
 
 def _archetype(name: str) -> Callable[[str | None, int | None], Bot]:

@@ -77,6 +77,11 @@ class Weights:
     point above 1; ``attack`` multiplies an attack's expected gain (and values
     the unit-bonus technologies more); ``units`` multiplies the value of a unit
     held in hand (so it is kept for combat rather than cashed).
+
+    ``shun`` names technologies the bot never buys nor takes free from a wonder,
+    unless the one it would buy is the last technology left (C68: else the game
+    could not end). ``greedy:not=WRI`` is greedy without Writing: the bot that
+    Q10 of the balance study sets against ``greedy``.
     """
 
     population: float = 1.0
@@ -87,6 +92,7 @@ class Weights:
     status: float = 1.0
     attack: float = 1.0
     units: float = 1.0
+    shun: frozenset[str] = frozenset()
 
 
 #: ``greedy``'s own weights
@@ -389,9 +395,12 @@ class View:
                 if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
                 out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
+        shun = self.w.shun
         for t in sorted(set(obs.tech_market)):
             text = f"tech {t}"
             if only is not None and text != only:
+                continue
+            if t in shun and self.techs_left > 1:
                 continue
             if self.techs_left == 1:
                 v = self.score_after(1, 1, 0, 0)
@@ -969,6 +978,8 @@ class GreedyPolicy:
                         val += v.score_after(2, len(m.cards), 0, 1)
                     else:
                         val += v.effects_value(t, None)
+                        if t in v.w.shun:
+                            val -= 100.0  # taken only where every choice holds one
             if best is None or val > best[0]:
                 best = (val, text)
         return None if best is None else best[1]

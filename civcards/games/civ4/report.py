@@ -83,6 +83,25 @@ def _archetype(r: Row) -> str | None:
     return None
 
 
+#: the bot that never buys the technology named after it (Q10's "same bot without them")
+SHUNNER = "greedy:not="
+
+
+def _against_shunner(r: Row) -> tuple[int, str] | None:
+    """Q10's games: one ``greedy`` seat against ``greedy:not=CODE`` (one technology) in every
+    other seat; (greedy's seat, CODE), else None."""
+    bots = _bots(r)
+    free = [s for s, b in enumerate(bots) if b == "greedy"]
+    others = {b.lower() for b in bots if b != "greedy"}
+    if len(free) != 1 or len(others) != 1:
+        return None
+    (other,) = others
+    if not other.startswith(SHUNNER):
+        return None
+    code = other[len(SHUNNER) :].upper()
+    return (free[0], code) if code in TECH_CODES else None
+
+
 def _mirror(r: Row) -> bool:
     return all(b == "greedy" for b in _bots(r))
 
@@ -683,11 +702,18 @@ def q10(rows: Sequence[Row]) -> Answer:
         "Q10",
         "Are Writing and Code of Laws priced right?",
         "win share of the seat owning the technology at the end, greedy mirror, under the "
-        "rules and under `one_shot_steals`",
+        "rules and under `one_shot_steals`; and greedy's against the same bot without it "
+        "(`greedy:not=WRI`, `greedy:not=COL`)",
         "owner ≤ fair share + 10 points",
     )
     era2 = [c for c in TECH_CODES if CARDS.techs[c].era == 2 and c not in ("WRI", "COL")]
     for variant in ("rules", "one_shot_steals"):
+        # DESIGN-NOTES' measure: greedy against the same bot without the technology
+        against: dict[int, dict[str, list[tuple[Row, int]]]] = {}
+        for r in rows:
+            got = _against_shunner(r)
+            if got is not None and _variant(r) == variant:
+                against.setdefault(_players(r), {}).setdefault(got[1], []).append((r, got[0]))
         for p, g in _counts(_select(rows, variant)).items():
             # the owners of the other era II technologies, for comparison (rows of older
             # runs name only Writing's and Code of Laws' owners)
@@ -708,23 +734,60 @@ def q10(rows: Sequence[Row]) -> Answer:
             for t, name in (("WRI", "Writing"), ("COL", "Code of Laws")):
                 vals = [_won(r, int(r[f"owner_{t}"])) for r in g if r.get(f"owner_{t}") is not None]
                 iv = mean_ci(vals)
+                # where the measure against the bot without it was played, it is the target's
+                if t in against.get(p, {}):
+                    target, met = f"— (greedy against {SHUNNER}{t}, below)", None
+                else:
+                    target, met = f"≤ {100 / p + 10:.1f} %", iv[0] <= 1 / p + 0.10
                 a.add(
                     f"{p}p {variant}: {name} owner ({len(vals):,} games)",
                     iv,
-                    f"≤ {100 / p + 10:.1f} %",
-                    iv[0] <= 1 / p + 0.10,
+                    target,
+                    met,
                     pct=True,
                 )
                 uses = mean_ci(
                     [float(r[f"uses_{t}"]) for r in g if r.get(f"owner_{t}") is not None]
                 )
                 a.add(f"{p}p {variant}: {name} uses per game (owned)", uses, "—", None)
+        for p, by_code in sorted(against.items()):
+            for t, games in sorted(by_code.items()):
+                name = CARDS.techs[t].name
+                inplay = [_won(r, seat) for r, seat in games if r.get(f"owner_{t}") is not None]
+                removed = [_won(r, seat) for r, seat in games if r.get(f"owner_{t}") is None]
+                iv = mean_ci(inplay)
+                a.add(
+                    f"{p}p {variant}: greedy against {SHUNNER}{t}, {name} in play "
+                    f"({len(inplay):,} games)",
+                    iv,
+                    f"≤ {100 / p + 10:.1f} %",
+                    iv[0] <= 1 / p + 0.10,
+                    pct=True,
+                )
+                if removed:
+                    a.add(
+                        f"{p}p {variant}: greedy against {SHUNNER}{t}, {name} removed "
+                        f"(the same bot; {len(removed):,} games)",
+                        mean_ci(removed),
+                        f"≈ {100 / p:.1f} %",
+                        None,
+                        pct=True,
+                    )
     a.notes.append(
-        "The owners' win share is measured in greedy mirrors rather than against a bot "
-        "forbidden the two cards: owning them partly follows from being ahead. The "
-        "comparison line is the same share for the owners of the six other era II "
-        "technologies (pooled samples of one game treated as independent): the part of "
-        "Writing's and Code of Laws' figure above it is what the steal itself is worth."
+        "The owners' win share in greedy mirrors partly measures being ahead: owning a "
+        "technology follows from affording it. The comparison line is the same share for "
+        "the owners of the six other era II technologies (pooled samples of one game "
+        "treated as independent): the part of Writing's and Code of Laws' figure above it "
+        "is what the steal itself is worth."
+    )
+    a.notes.append(
+        f"DESIGN-NOTES' own measure, the owners against the same bot without them: "
+        f"`greedy` in one seat, `{SHUNNER}WRI` (or `COL`) in the others, seats rotated. "
+        "That bot never buys the technology nor takes it free, unless it is the last one "
+        "left (C68: the game must end). greedy's win share in the games where the "
+        "technology is in play is what being able to own it is worth; where it was removed "
+        "(C9) the two bots are the same, a control at the fair share. Where these games "
+        "were played, the target is judged on them and the mirror lines are comparisons."
     )
     return a
 

@@ -64,3 +64,14 @@ run1 q6-ismcts200-2p -p 2 -b ismcts:200it,greedy --rotate -n 10 --seed 109
 # the same search-kit bug, reported; their rows are not in data/)
 # run1 q6-ismcts200-4p -p 4 -b ismcts:200it,greedy,greedy,greedy --rotate -n 8 --seed 109
 # run1 q6-ismcts50-2p-b -p 2 -b ismcts:50it,greedy --rotate -n 20 --seed 110
+# Q10 by DESIGN-NOTES' own measure (a later session): greedy against the same bot without
+# Writing or Code of Laws (greedy:not=WRI never buys it nor takes it free, unless it is the
+# last technology left), seats rotated
+run q10-wri-2p -p 2 -b greedy,greedy:not=WRI --rotate -n 4000 --seed 117
+run q10-col-2p -p 2 -b greedy,greedy:not=COL --rotate -n 4000 --seed 117
+run q10-wri-2p-oneshot -p 2 -b greedy,greedy:not=WRI --rotate -n 2000 --seed 118 -O one_shot_steals=true
+run q10-col-2p-oneshot -p 2 -b greedy,greedy:not=COL --rotate -n 2000 --seed 118 -O one_shot_steals=true
+run q10-wri-3p -p 3 -b greedy,greedy:not=WRI,greedy:not=WRI --rotate -n 1500 --seed 117
+run q10-col-3p -p 3 -b greedy,greedy:not=COL,greedy:not=COL --rotate -n 1500 --seed 117
+run q10-wri-4p -p 4 -b greedy,greedy:not=WRI,greedy:not=WRI,greedy:not=WRI --rotate -n 1200 --seed 117
+run q10-col-4p -p 4 -b greedy,greedy:not=COL,greedy:not=COL,greedy:not=COL --rotate -n 1200 --seed 117
