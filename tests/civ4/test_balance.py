@@ -225,3 +225,34 @@ def test_civcards_report_writes_the_questions(rows: list[dict[str, Any]], tmp_pa
 def test_overview_without_folder(rows: list[dict[str, Any]]) -> None:
     ov = report_overview(rows)
     assert "Q16" in ov["markdown"] and len(ov["summary"]) == 16
+
+
+def test_report_q4_judges_archetypes_against_the_search_bot() -> None:
+    """Q4's last target (no archetype beats the ISMCTS bot): an archetype in one seat against
+    ``ismcts`` in the others gives one line per archetype, its win share against the fair
+    share; without such games the line says it is not measured."""
+    from civcards.games.civ4.report import q4
+
+    rows = [_row(["culture", "ismcts:5it"], 700), _row(["ismcts:5it", "culture"], 700)]
+    rows += [_row(["military", "greedy"], 710)]
+    lines = {ln["label"]: ln for ln in q4(rows).lines}
+    label = "2p culture against ismcts:5it (2 games)"
+    assert label in lines, sorted(lines)
+    share = (
+        sum(
+            1.0 / len(r["winners"].split())
+            for r in rows[:2]
+            if str(_bots_of(r).index("culture")) in r["winners"].split()
+        )
+        / 2
+    )
+    assert lines[label]["value"] == pytest.approx(round(share, 4))
+    assert lines[label]["met"] == (share < 0.5)
+    assert "archetypes against ismcts" not in lines
+    assert "2p military (1 games)" in lines
+    alone = {ln["label"]: ln for ln in q4(rows[2:]).lines}
+    assert alone["archetypes against ismcts"]["measured"].startswith("not measured")
+
+
+def _bots_of(r: dict[str, Any]) -> list[str]:
+    return [str(r[f"bot_{s}"]) for s in range(int(r["players"]))]

@@ -102,6 +102,20 @@ def _against_shunner(r: Row) -> tuple[int, str] | None:
     return (free[0], code) if code in TECH_CODES else None
 
 
+def _against_search(r: Row) -> tuple[int, str, str] | None:
+    """Q4's games against the search bot: one archetype seat, every other seat the same
+    ``ismcts`` bot; (the archetype's seat, its name, the search bot), else None."""
+    bots = _bots(r)
+    arch = [s for s, b in enumerate(bots) if b in ARCHETYPES]
+    others = {b for b in bots if b not in ARCHETYPES}
+    if len(arch) != 1 or len(others) != 1:
+        return None
+    (search,) = others
+    if search.split(":", 1)[0] != "ismcts":
+        return None
+    return arch[0], bots[arch[0]], search
+
+
 def _mirror(r: Row) -> bool:
     return all(b == "greedy" for b in _bots(r))
 
@@ -415,7 +429,8 @@ def q4(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
     a = Answer(
         key,
         "Does one strategy dominate?" + ("" if variant == "rules" else f" ({variant})"),
-        "win share of each archetype in one seat against greedy bots, seats rotated",
+        "win share of each archetype in one seat against greedy bots, seats rotated; and "
+        "against the search bot (`ismcts`) in the other seats",
         "every archetype between 0.5 × and 1.5 × fair share; no archetype beats the ISMCTS bot",
     )
     arch = [r for r in rows if _archetype(r) is not None and _variant(r) == variant]
@@ -434,13 +449,30 @@ def q4(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
                 pct=True,
             )
     if variant == "rules":
-        a.add(
-            "archetypes against ismcts",
-            None,
-            "none beats it",
-            None,
-            text="not measured (ismcts: see Q6)",
-        )
+        # the last target: an archetype in one seat against the search bot in the others
+        searched: dict[tuple[int, str, str], list[float]] = {}
+        for r in rows:
+            got = _against_search(r)
+            if got is not None and _variant(r) == variant:
+                seat, name, search = got
+                searched.setdefault((_players(r), name, search), []).append(_won(r, seat))
+        for (p, name, search), vals in sorted(searched.items()):
+            iv = mean_ci(vals)
+            a.add(
+                f"{p}p {name} against {search} ({len(vals):,} games)",
+                iv,
+                f"< {100 / p:.1f} % (does not beat it)",
+                iv[0] < 1 / p,
+                pct=True,
+            )
+        if not searched:
+            a.add(
+                "archetypes against ismcts",
+                None,
+                "none beats it",
+                None,
+                text="not measured (ismcts: see Q6)",
+            )
     return a
 
 

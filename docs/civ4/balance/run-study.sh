@@ -75,3 +75,9 @@ run q10-wri-3p -p 3 -b greedy,greedy:not=WRI,greedy:not=WRI --rotate -n 1500 --s
 run q10-col-3p -p 3 -b greedy,greedy:not=COL,greedy:not=COL --rotate -n 1500 --seed 117
 run q10-wri-4p -p 4 -b greedy,greedy:not=WRI,greedy:not=WRI,greedy:not=WRI --rotate -n 1200 --seed 117
 run q10-col-4p -p 4 -b greedy,greedy:not=COL,greedy:not=COL,greedy:not=COL --rotate -n 1200 --seed 117
+# Q4's last target, no archetype beats the search bot: each archetype against ismcts:1000it,
+# 2 players, seats rotated (a later session; few games: the search bot takes about a minute
+# of CPU a game)
+for a in military population techrush wonders culture; do
+  run q4-$a-ismcts-2p -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 119
+done
