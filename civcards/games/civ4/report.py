@@ -457,7 +457,7 @@ def q4(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
                 seat, name, search = got
                 searched.setdefault((_players(r), name, search), []).append(_won(r, seat))
         for (p, name, search), vals in sorted(searched.items()):
-            iv = mean_ci(vals)
+            iv = wilson_ci(vals)  # few games: the search bot is slow
             a.add(
                 f"{p}p {name} against {search} ({len(vals):,} games)",
                 iv,

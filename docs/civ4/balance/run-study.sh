@@ -81,3 +81,6 @@ run q10-col-4p -p 4 -b greedy,greedy:not=COL,greedy:not=COL,greedy:not=COL --rot
 for a in military population techrush wonders culture; do
   run q4-$a-ismcts-2p -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 119
 done
+for a in military population techrush wonders culture; do
+  run q4-$a-ismcts-2p-b -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 120
+done
