@@ -10,20 +10,7 @@
 set -e
 T=${TMPDIR:-/tmp}/civ4-tune-r4
 R=docs/civ4/balance/tuning/r4
-ROOT=$(pwd)
-PY=$(command -v "${PY:-python}")
-case "$PY" in /*) ;; *) PY="$ROOT/$PY" ;; esac  # the runs below start in another folder
-OPTS=""  # further options of the runs below it
-cand() {  # cand NAME PLAYERS GAMES [SUFFIX]
-  out="$1-$2p$4"
-  [ -f "$R/$out.parquet" ] && return 0
-  rm -rf "$T/$1"; mkdir -p "$T/$1"; cp -r civcards "$T/$1/"
-  [ -f "$R/$1.changes.json" ] && MKSET_SRC=civcards/civ4/cards-reconstructed-2.toml \
-    python3 docs/civ4/balance/tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
-  # run inside the copy: `python -m` puts the working directory first on the path
-  (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
-    -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 $OPTS --out "$ROOT/$R/$out.parquet" --json) > "$R/$out.json"
-}
+. docs/civ4/balance/tuning/cand.sh  # cand NAME PLAYERS GAMES [SUFFIX]
 # the rules as written (the base is round 3's base-2p-2000: the same deals and set)
 for c in W15 W15C15; do cand $c 2 2000; done
 # one_shot_steals (C63, C64: each steal once, in the Purchase step of the purchase)
