@@ -66,11 +66,14 @@ def seed_range(text: str) -> list[int]:
     return out
 
 
-def read_lines(path: Path) -> list[dict[str, Any]]:
-    """The games of a lines file (a line that is not a game's JSON, such as one cut off
-    when its writer was killed, is reported and left out)."""
+def read_lines(path: Path, text: str | None = None) -> list[dict[str, Any]]:
+    """The games of a lines file (``text``: its contents, when already read); a line that
+    is not a game's JSON, such as one cut off when its writer was killed, is reported and
+    left out."""
+    if text is None:
+        text = path.read_text(encoding="utf-8")
     out: list[dict[str, Any]] = []
-    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for k, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -91,7 +94,8 @@ def job_key(d: dict[str, Any]) -> Job:
 def play(args: argparse.Namespace) -> int:
     bots = parse_bot_list(args.bots)
     out = Path(args.out)
-    there = {job_key(d) for d in read_lines(out)} if out.exists() else set()
+    text = out.read_text(encoding="utf-8") if out.exists() else ""
+    there = {job_key(d) for d in read_lines(out, text)}
     every: list[Job] = [
         (args.game, bots, args.players, s, args.games, i)
         for s in seed_range(args.seeds)
@@ -108,7 +112,7 @@ def play(args: argparse.Namespace) -> int:
     pending: set[Future[str]] = set()
     todo = iter(jobs)
     # a line left half-written (its writer killed) ends here, so the next game starts a line
-    torn = out.exists() and out.stat().st_size > 0 and not out.read_bytes().endswith(b"\n")
+    torn = bool(text) and not text.endswith("\n")
     with open(args.out, "a", encoding="utf-8") as f:
         if torn:
             f.write("\n")
@@ -152,9 +156,9 @@ def assemble(args: argparse.Namespace) -> int:
     walls: dict[tuple[Any, ...], float] = defaultdict(float)
     for path in args.lines:
         for d in read_lines(Path(path)):
-            key = (d.get("game", "civ4"), tuple(d["bots"]), d["players"], d["seed"], d["n"])
-            chunks[key][d["i"]] = GameResult(**d["result"])
-            walls[(*key, d["i"])] = float(d["wall"])
+            *key, i = job_key(d)
+            chunks[tuple(key)][i] = GameResult(**d["result"])
+            walls[(*key, i)] = float(d["wall"])
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     for (game_name, bots, players, seed, n), games in sorted(chunks.items()):
         cycle = len(seatings(bots, players))
