@@ -84,3 +84,16 @@ done
 for a in military population techrush wonders culture; do
   run q4-$a-ismcts-2p-b -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 120
 done
+# (2026-11-29) 32 games more an archetype, four more seeds
+for a in techrush military population wonders culture; do
+  run q4-$a-ismcts-2p-c -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 121
+done
+for a in techrush military population wonders culture; do
+  run q4-$a-ismcts-2p-d -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 122
+done
+for a in techrush military population wonders culture; do
+  run q4-$a-ismcts-2p-e -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 123
+done
+for a in techrush military population wonders culture; do
+  run q4-$a-ismcts-2p-f -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 124
+done
