@@ -45,14 +45,8 @@ for a in military population techrush wonders culture; do
   run hnw-arch-$a-2p -p 2 -b $a,greedy --rotate -n 200 --seed 102 -O happiness_not_wonders=true
 done
 run sametype-2p -p 2 -b greedy -n 500 --seed 106 -O same_type_trade=true
-# Q10 by DESIGN-NOTES' own measure (a later session): greedy against the same bot without
-# Writing or Code of Laws, run-study.sh's q10 lines and seeds (the 2-player lines under the
-# rules as written play the first 2,000 of its 4,000 games)
-run q10-wri-2p -p 2 -b greedy,greedy:not=WRI --rotate -n 2000 --seed 117
-run q10-col-2p -p 2 -b greedy,greedy:not=COL --rotate -n 2000 --seed 117
-run q10-wri-2p-oneshot -p 2 -b greedy,greedy:not=WRI --rotate -n 2000 --seed 118 -O one_shot_steals=true
-run q10-col-2p-oneshot -p 2 -b greedy,greedy:not=COL --rotate -n 2000 --seed 118 -O one_shot_steals=true
-run q10-wri-3p -p 3 -b greedy,greedy:not=WRI,greedy:not=WRI --rotate -n 1500 --seed 117
-run q10-col-3p -p 3 -b greedy,greedy:not=COL,greedy:not=COL --rotate -n 1500 --seed 117
-run q10-wri-4p -p 4 -b greedy,greedy:not=WRI,greedy:not=WRI,greedy:not=WRI --rotate -n 1200 --seed 117
-run q10-col-4p -p 4 -b greedy,greedy:not=COL,greedy:not=COL,greedy:not=COL --rotate -n 1200 --seed 117
+# Q10 by DESIGN-NOTES' own measure (a later session): run-study.sh's q10 lines and seeds
+# (q10-lines.sh), the 2-player lines under the rules as written playing the first 2,000 of
+# its 4,000 games
+Q10_2P_GAMES=2000
+. docs/civ4/balance/q10-lines.sh

@@ -64,36 +64,16 @@ run1 q6-ismcts200-2p -p 2 -b ismcts:200it,greedy --rotate -n 10 --seed 109
 # the same search-kit bug, reported; their rows are not in data/)
 # run1 q6-ismcts200-4p -p 4 -b ismcts:200it,greedy,greedy,greedy --rotate -n 8 --seed 109
 # run1 q6-ismcts50-2p-b -p 2 -b ismcts:50it,greedy --rotate -n 20 --seed 110
-# Q10 by DESIGN-NOTES' own measure (a later session): greedy against the same bot without
-# Writing or Code of Laws (greedy:not=WRI never buys it nor takes it free, unless it is the
-# last technology left), seats rotated
-run q10-wri-2p -p 2 -b greedy,greedy:not=WRI --rotate -n 4000 --seed 117
-run q10-col-2p -p 2 -b greedy,greedy:not=COL --rotate -n 4000 --seed 117
-run q10-wri-2p-oneshot -p 2 -b greedy,greedy:not=WRI --rotate -n 2000 --seed 118 -O one_shot_steals=true
-run q10-col-2p-oneshot -p 2 -b greedy,greedy:not=COL --rotate -n 2000 --seed 118 -O one_shot_steals=true
-run q10-wri-3p -p 3 -b greedy,greedy:not=WRI,greedy:not=WRI --rotate -n 1500 --seed 117
-run q10-col-3p -p 3 -b greedy,greedy:not=COL,greedy:not=COL --rotate -n 1500 --seed 117
-run q10-wri-4p -p 4 -b greedy,greedy:not=WRI,greedy:not=WRI,greedy:not=WRI --rotate -n 1200 --seed 117
-run q10-col-4p -p 4 -b greedy,greedy:not=COL,greedy:not=COL,greedy:not=COL --rotate -n 1200 --seed 117
+# Q10 by DESIGN-NOTES' own measure (a later session): q10-lines.sh, 4,000 games a 2-player
+# line under the rules as written
+Q10_2P_GAMES=4000
+. docs/civ4/balance/q10-lines.sh
 # Q4's last target, no archetype beats the search bot: each archetype against ismcts:1000it,
 # 2 players, seats rotated (a later session; few games: the search bot takes about a minute
 # of CPU a game)
-for a in military population techrush wonders culture; do
-  run q4-$a-ismcts-2p -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 119
-done
-for a in military population techrush wonders culture; do
-  run q4-$a-ismcts-2p-b -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 120
-done
-# (2026-11-29) 32 games more an archetype, four more seeds
-for a in techrush military population wonders culture; do
-  run q4-$a-ismcts-2p-c -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 121
-done
-for a in techrush military population wonders culture; do
-  run q4-$a-ismcts-2p-d -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 122
-done
-for a in techrush military population wonders culture; do
-  run q4-$a-ismcts-2p-e -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 123
-done
-for a in techrush military population wonders culture; do
-  run q4-$a-ismcts-2p-f -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed 124
+# (16 games an archetype first, seeds 119-120; 32 more on 2026-11-29, seeds 121-124)
+for sx in 119: 120:-b 121:-c 122:-d 123:-e 124:-f; do
+  for a in military population techrush wonders culture; do
+    run q4-$a-ismcts-2p${sx#*:} -p 2 -b $a,ismcts:1000it --rotate -n 8 --seed ${sx%%:*}
+  done
 done
