@@ -80,6 +80,42 @@ def test_leaves_the_losing_last_technology() -> None:
     assert all(o.value == 0.0 for o in bot.option_values() if o.move.startswith("tech"))
 
 
+def test_sees_a_rival_take_the_winning_last_technology() -> None:
+    """C68, C37: one technology left, which seat 0 cannot pay for and its rival, one VP
+    ahead, can. Whatever seat 0 does, the rival buys it on its turn and ends the game
+    ahead. With the end in view a leaf is played on by greedy through the seat's own
+    Draw and the rival's turn, so every line is worth nothing; valued as it stands at
+    the Draw, a line would keep the chance one VP behind gives it (about a quarter)."""
+    g = _last_tech_position(lead=-1)
+    set_supply(g, 0)
+    set_supply(g, 1, c=g.card_cost(1, g.tech_market[0]))
+    bot = make_bot(GAME, "ismcts:300it", 1)
+    assert isinstance(bot, ISMCTSBot)
+    bot.search_single = True  # seat 0 may have nothing to do but end its turn
+    bot_choice(bot, GAME, g)
+    options = bot.option_values()
+    assert options and bot.last_iterations == 300
+    assert all(o.value < 0.02 for o in options), options
+
+
+def test_a_rollout_from_the_draw_reaches_the_next_turn() -> None:
+    """C37: the tree ends the seat's turn at its Draw; the rollout plays that discard and
+    every rival's turn, and stops where the seat's next turn begins (or the game ends)."""
+    g = _midgame(3, 4)
+    seat = g.to_move
+    assert seat is not None
+    g.apply("end")
+    while g.active == seat and g.step != "discard":
+        g.apply(g.legal_strings()[0])
+    assert g.step == "discard" and g.active == seat
+    kit = Civ4SearchKit(GAME)
+    kit.seat = seat
+    before, turn = len(g.moves), g.round
+    kit._rollout(g)
+    assert len(g.moves) > before
+    assert g.finished or (g.active == seat and g.round == turn + 1)
+
+
 def _midgame(players: int, seed: int, moves: int = 120) -> GameState:
     g: GameState = GAME.new_state(players, {}, seed)
     rng = random.Random(seed)

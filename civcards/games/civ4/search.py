@@ -15,9 +15,11 @@ bot (:mod:`civcards.games.civ4.greedy`) for the rest:
 * **Rivals** are modelled by greedy: a rival's node has one branch, the move
   greedy makes from that rival's observation in the deal at hand.
 * **Values.** A finished game is worth 1 to its winners (shared), 0 to the
-  others (C70). Any other leaf is first played on by greedy for every seat to
-  the end of the current turn (at most :data:`ROLLOUT_STEPS` moves; the
-  ``static`` evaluation skips this), then valued by :func:`evaluate`: each
+  others (C70). With the end in view (at most :data:`ENDGAME_TURNS` turns
+  guessed left), any other leaf is first played on by greedy for every seat,
+  through the seat's own Draw and its rivals' turns until its next turn begins
+  (at most :data:`ROLLOUT_STEPS` moves; can a rival end the game, C68? the
+  ``static`` evaluation skips this). A leaf is then valued by :func:`evaluate`: each
   seat's victory points now (C70) plus its economy over the turns left
   (production, supply, hand, effects and statuses, priced in VP as greedy
   prices them), turned into chances by a softmax whose temperature shrinks as
@@ -451,13 +453,20 @@ class Civ4SearchKit(SearchKit):
         return _chances(g, turns)
 
     def _rollout(self, g: GameState) -> None:
-        """Greedy for every seat until the searching seat's next turn (at most ROLLOUT_STEPS
-        moves): with the end of the game in view, can a rival end it (C68)?"""
+        """Greedy for every seat until the searching seat's next turn begins (at most
+        ROLLOUT_STEPS moves): with the end of the game in view, can a rival end it (C68)?
+        A leaf at the seat's own Draw (where the tree ends its turn, C37) plays that
+        discard first, then the rivals' turns."""
         pol = self.policy.pick
         me = self.seat
+        left = g.active != me
         for _ in range(ROLLOUT_STEPS):
-            if g.finished or g.active == me:
+            if g.finished:
                 return
+            if g.active != me:
+                left = True
+            elif left:
+                return  # the seat's next turn has begun
             seat = g.to_move
             assert seat is not None
             chs = engine_choices(g)

@@ -1,0 +1,191 @@
+"""How much of its budget does ``ismcts`` spend growing its tree, and do more iterations
+change its choice? Measured on the positions of real games.
+
+For each game (``--players``, deal seeds ``--seeds``) two ``ismcts:1000it`` bots play
+each other, as in the ``ismcts:4000it`` against ``ismcts:1000it`` arena. At every
+decision with more than one choice, four fresh bots search the same decision:
+two at 1000 iterations and two at 4000, each with a seed of its own. Each search
+gives its choice, its tree's size (nodes, one per iteration while the tree can
+grow; fewer once every line in it has reached the kit's horizon) and depth.
+
+If 4000 iterations made a different player, the two budgets would agree less
+often with each other than two runs at the same budget do. ``summary`` prints,
+per kind of decision (the chosen move's first word), how often each pair agrees
+and the mean tree sizes.
+
+    python scripts/search_saturation.py play --seeds 1-8 --out saturation.jsonl
+    python scripts/search_saturation.py summary saturation.jsonl
+
+``play`` appends one JSON line per decision and skips games already in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from civcards.bots import make_bot
+from civcards.bots.base import Decision, bot_choice
+from civcards.bots.ismcts import ISMCTSBot
+from civcards.game_api import default_options, get_game
+
+#: the four searches of each decision: (label, bot spec)
+SEARCHES = (
+    ("a", "ismcts:1000it"),
+    ("b", "ismcts:1000it"),
+    ("c", "ismcts:4000it"),
+    ("d", "ismcts:4000it"),
+)
+#: the pairs compared: two runs at 1000, two at 4000, and 1000 against 4000 (twice)
+PAIRS = (
+    ("a", "b", "1000 = 1000"),
+    ("c", "d", "4000 = 4000"),
+    ("a", "c", "1000 = 4000"),
+    ("b", "d", "1000 = 4000'"),
+)
+
+
+def _tree(node: Any, depth: int = 0) -> tuple[int, int]:
+    """(nodes, depth) of a search tree below ``node``."""
+    count, deepest = 1, depth
+    for child in node.children.values():
+        c, d = _tree(child, depth + 1)
+        count += c
+        deepest = max(deepest, d)
+    return count, deepest
+
+
+def play(game_name: str, players: int, seed: int) -> list[dict[str, Any]]:
+    """Every searched decision of one game, with its four searches."""
+    game = get_game(game_name)
+    opts = game.check_options(players, default_options(game))
+    state = game.new_state(players, opts, seed)
+    seats = [make_bot(game, "ismcts:1000it", seed=1_000 * seed + s) for s in range(players)]
+    rows: list[dict[str, Any]] = []
+    index = 0
+    while state.to_move is not None:
+        seat = state.to_move
+        choices = game.choices(state)
+        if len(choices) > 1:
+            row: dict[str, Any] = {"game": game_name, "players": players, "seed": seed, "i": index}
+            for k, (label, spec) in enumerate(SEARCHES):
+                bot = make_bot(game, spec, seed=100_000 * seed + 10 * index + k)
+                assert isinstance(bot, ISMCTSBot)
+                decision = Decision(
+                    seat, choices, observe=partial(game.observe, state, seat), game=game
+                )
+                t0 = time.process_time()
+                picked = bot.choose(decision)
+                cpu = time.process_time() - t0
+                if not bot.last_iterations or bot.last_root is None:
+                    row = {}
+                    break  # not searched (the kit's fallback): not a search's decision
+                nodes, depth = _tree(bot.last_root)
+                row[label] = {
+                    "move": picked.text,
+                    "nodes": nodes,
+                    "depth": depth,
+                    "cpu": round(cpu, 4),
+                }
+            if row:
+                row["kind"] = row["a"]["move"].split(" ", 1)[0]
+                rows.append(row)
+            index += 1
+        game.apply_choice(state, bot_choice(seats[seat], game, state))
+    return rows
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"1-8"`` or ``"1,3,5"`` -> the seeds."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def cmd_play(a: argparse.Namespace) -> int:
+    out = Path(a.out)
+    done: set[tuple[int, int]] = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["players"], r["seed"]))
+    todo = [s for s in parse_seeds(a.seeds) if (a.players, s) not in done]
+    with ProcessPoolExecutor(max_workers=a.jobs) as pool, out.open("a") as f:
+        futures = {pool.submit(play, a.game, a.players, s): s for s in todo}
+        for n, fut in enumerate(as_completed(futures), 1):
+            rows = fut.result()
+            for r in rows:
+                f.write(json.dumps(r) + "\n")
+            f.flush()
+            print(f"[{n}/{len(todo)}] seed {futures[fut]}: {len(rows)} decisions", file=sys.stderr)
+    return 0
+
+
+def cmd_summary(a: argparse.Namespace) -> int:
+    rows = [json.loads(line) for p in a.files for line in Path(p).read_text().splitlines()]
+    if not rows:
+        print("no decisions in the files given", file=sys.stderr)
+        return 1
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        groups[r["kind"]].append(r)
+    games = len({(r["players"], r["seed"]) for r in rows})
+    print(f"{len(rows)} searched decisions of {games} games\n")
+    head = " | ".join(label for _, _, label in PAIRS)
+    print(
+        f"| decision | n | {head} | nodes at 1000 | nodes at 4000 | CPU-s at 1000 | CPU-s at 4000 |"
+    )
+    print("|---|---:|" + "---:|" * (len(PAIRS) + 4))
+
+    def line(name: str, rs: list[dict[str, Any]]) -> str:
+        n = len(rs)
+        agree = " | ".join(
+            f"{100 * sum(r[x]['move'] == r[y]['move'] for r in rs) / n:.0f} %" for x, y, _ in PAIRS
+        )
+
+        def mean(label: str, key: str) -> float:
+            twin = {"a": "b", "c": "d"}[label]
+            return float(sum(r[label][key] + r[twin][key] for r in rs)) / (2 * n)
+
+        return (
+            f"| {name} | {n} | {agree} | {mean('a', 'nodes'):.0f} | {mean('c', 'nodes'):.0f} "
+            f"| {mean('a', 'cpu'):.2f} | {mean('c', 'cpu'):.2f} |"
+        )
+
+    for kind in sorted(groups, key=lambda k: -len(groups[k])):
+        print(line(kind, groups[kind]))
+    print(line("**all**", rows))
+    full = sum(r["a"]["nodes"] > 900 for r in rows) + sum(r["b"]["nodes"] > 900 for r in rows)
+    print(
+        f"\n1000-iteration trees still growing at the end (over 900 nodes): {100 * full / (2 * len(rows)):.1f} %"
+    )
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("play", help="search the decisions of games; append JSON lines")
+    p.add_argument("--game", default="civ4")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seeds", default="1-8")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", required=True)
+    s = sub.add_parser("summary", help="agreement and tree sizes per kind of decision")
+    s.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    return cmd_play(a) if a.cmd == "play" else cmd_summary(a)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
