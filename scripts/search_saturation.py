@@ -63,8 +63,9 @@ def _tree(node: Any, depth: int = 0) -> tuple[int, int]:
     return count, deepest
 
 
-def play(game_name: str, players: int, seed: int) -> list[dict[str, Any]]:
-    """Every searched decision of one game, with its four searches."""
+def play(game_name: str, players: int, seed: int, every: int = 1) -> list[dict[str, Any]]:
+    """Every ``every``-th searched decision of one game, with its four searches (the
+    game itself is played by its two bots whether a decision is studied or not)."""
     game = get_game(game_name)
     opts = game.check_options(players, default_options(game))
     state = game.new_state(players, opts, seed)
@@ -74,8 +75,16 @@ def play(game_name: str, players: int, seed: int) -> list[dict[str, Any]]:
     while state.to_move is not None:
         seat = state.to_move
         choices = game.choices(state)
-        if len(choices) > 1:
-            row: dict[str, Any] = {"game": game_name, "players": players, "seed": seed, "i": index}
+        if len(choices) > 1 and index % every:
+            index += 1
+        elif len(choices) > 1:
+            row: dict[str, Any] = {
+                "game": game_name,
+                "players": players,
+                "seed": seed,
+                "i": index,
+                "every": every,
+            }
             for k, (label, spec) in enumerate(SEARCHES):
                 bot = make_bot(game, spec, seed=100_000 * seed + 10 * index + k)
                 assert isinstance(bot, ISMCTSBot)
@@ -89,11 +98,16 @@ def play(game_name: str, players: int, seed: int) -> list[dict[str, Any]]:
                     row = {}
                     break  # not searched (the kit's fallback): not a search's decision
                 nodes, depth = _tree(bot.last_root)
+                best: dict[str, float] = {}
+                for o in bot.option_values():
+                    best[o.choice] = max(o.value, best.get(o.choice, 0.0))
                 row[label] = {
                     "move": picked.text,
                     "nodes": nodes,
                     "depth": depth,
                     "cpu": round(cpu, 4),
+                    # each choice's value to the seat (its best branch), as this search sees it
+                    "values": {k: round(v, 4) for k, v in best.items()},
                 }
             if row:
                 row["kind"] = row["a"]["move"].split(" ", 1)[0]
@@ -121,7 +135,7 @@ def cmd_play(a: argparse.Namespace) -> int:
             done.add((r["players"], r["seed"]))
     todo = [s for s in parse_seeds(a.seeds) if (a.players, s) not in done]
     with ProcessPoolExecutor(max_workers=a.jobs) as pool, out.open("a") as f:
-        futures = {pool.submit(play, a.game, a.players, s): s for s in todo}
+        futures = {pool.submit(play, a.game, a.players, s, a.every): s for s in todo}
         for n, fut in enumerate(as_completed(futures), 1):
             rows = fut.result()
             for r in rows:
@@ -165,6 +179,22 @@ def cmd_summary(a: argparse.Namespace) -> int:
     for kind in sorted(groups, key=lambda k: -len(groups[k])):
         print(line(kind, groups[kind]))
     print(line("**all**", rows))
+    regrets = [
+        max(r[big]["values"].values()) - r[big]["values"][r[small]["move"]]
+        for r in rows
+        for small, big in (("a", "c"), ("b", "d"))
+        if "values" in r[big] and r[small]["move"] in r[big]["values"]
+    ]
+    if regrets:
+        lost = sorted(regrets)
+        print(
+            f"\nWhat a 1000-iteration choice is worth less than the best choice of a 4000-iteration"
+            f" search of the same decision (in the seat's chance of winning), over {len(lost)}"
+            f" pairs: mean {100 * sum(lost) / len(lost):.2f} points; median"
+            f" {100 * lost[len(lost) // 2]:.2f}; 90th percentile {100 * lost[9 * len(lost) // 10]:.2f};"
+            f" worth as much (the same choice, or one the bigger search values equally)"
+            f" in {100 * sum(x == 0 for x in lost) / len(lost):.0f} %"
+        )
     full = sum(r["a"]["nodes"] > 900 for r in rows) + sum(r["b"]["nodes"] > 900 for r in rows)
     print(
         f"\n1000-iteration trees still growing at the end (over 900 nodes): {100 * full / (2 * len(rows)):.1f} %"
@@ -180,6 +210,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--seeds", default="1-8")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--every", type=int, default=1, help="study every K-th decision")
     p.add_argument("--out", required=True)
     s = sub.add_parser("summary", help="agreement and tree sizes per kind of decision")
     s.add_argument("files", nargs="+")
