@@ -15,6 +15,11 @@ and the mean tree sizes.
 
     python scripts/search_saturation.py play --seeds 1-8 --out saturation.jsonl
     python scripts/search_saturation.py summary saturation.jsonl
+    python scripts/search_saturation.py lookahead-cost --players 2,4
+
+``lookahead-cost`` times what a look past the turn would cost a leaf: greedy playing
+every seat from a seat's Draw (where civ4's tree ends a turn) to its next Purchase, from
+positions of greedy games.
 
 ``play`` appends one JSON line per decision and skips games already in ``--out``.
 """
@@ -202,6 +207,68 @@ def cmd_summary(a: argparse.Namespace) -> int:
     return 0
 
 
+def lookahead_cost(players: int, seeds: range) -> tuple[list[float], list[int]]:
+    """Seconds and moves of greedy play from seat 0's Draw to its next Purchase, at every
+    other round from round 3 of greedy games (civ4 only)."""
+    from civcards.civ4.choices import choices as engine_choices
+    from civcards.civ4.choices import expand as engine_expand
+    from civcards.civ4.game import GameState
+    from civcards.civ4.observation import observe
+    from civcards.games.civ4.greedy import GreedyPolicy
+
+    game = get_game("civ4")
+    pick = GreedyPolicy().pick
+    times: list[float] = []
+    moves: list[int] = []
+    for seed in seeds:
+        state = game.new_state(players, game.check_options(players, default_options(game)), seed)
+        assert isinstance(state, GameState)
+        bots = [make_bot(game, "greedy", seed=s) for s in range(players)]
+        while state.to_move is not None:
+            g = state
+            if g.active == 0 and g.step == "discard" and g.round > 2 and g.round % 2 == 0:
+                c = g.copy()
+                t0 = time.perf_counter()
+                start, n = c.round, 0
+                while not c.finished and not (
+                    c.active == 0 and c.step == "purchase" and c.round > start
+                ):
+                    seat = c.to_move
+                    assert seat is not None
+                    obs = observe(c, seat)
+                    chs = engine_choices(c)
+                    ch = (
+                        chs[pick(obs, [(x.text, x.final) for x in chs])] if len(chs) > 1 else chs[0]
+                    )
+                    while not ch.final:
+                        chs = engine_expand(c, ch.text)
+                        ch = (
+                            chs[pick(obs, [(x.text, x.final) for x in chs])]
+                            if len(chs) > 1
+                            else chs[0]
+                        )
+                    assert ch.move is not None
+                    c.apply_unchecked(ch.move, ch.text)
+                    n += 1
+                times.append(time.perf_counter() - t0)
+                moves.append(n)
+            game.apply_choice(state, bot_choice(bots[state.to_move], game, state))
+    return times, moves
+
+
+def cmd_cost(a: argparse.Namespace) -> int:
+    for players in (int(p) for p in a.players.split(",")):
+        times, moves = lookahead_cost(players, range(a.first_seed, a.first_seed + a.games))
+        times.sort()
+        moves.sort()
+        print(
+            f"{players} players: greedy from the Draw to the next Purchase: median"
+            f" {1000 * times[len(times) // 2]:.1f} ms, {moves[len(moves) // 2]} moves"
+            f" ({len(times)} positions of {a.games} greedy games)"
+        )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -214,7 +281,13 @@ def main() -> int:
     p.add_argument("--out", required=True)
     s = sub.add_parser("summary", help="agreement and tree sizes per kind of decision")
     s.add_argument("files", nargs="+")
+    c = sub.add_parser("lookahead-cost", help="time greedy play from a Draw to the next turn")
+    c.add_argument("--players", default="2,4")
+    c.add_argument("--games", type=int, default=3)
+    c.add_argument("--first-seed", type=int, default=78)
     a = ap.parse_args()
+    if a.cmd == "lookahead-cost":
+        return cmd_cost(a)
     return cmd_play(a) if a.cmd == "play" else cmd_summary(a)
 
 
