@@ -18,6 +18,13 @@ another, goes on where the last one stopped.
         -n 12 --seeds 309-317 --deadline 500 --out games.jsonl
     python scripts/arena_lines.py assemble games.jsonl --dir arenas/ --prefix 3p_s
     python scripts/pool_arenas.py arenas/3p_s*.json
+
+``compare`` pairs the games two lines files share (the same arena and game index: the
+same deal and seating), played by two versions of a bot, and counts the games the bot
+won in both, in one only, and in neither, with a two-sided sign test on the games
+whose result changed:
+
+    python scripts/arena_lines.py compare before.jsonl after.jsonl --bot ismcts:1000it
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import sys
 import time
@@ -181,6 +189,47 @@ def assemble(args: argparse.Namespace) -> int:
     return 0
 
 
+def sign_test(k: int, n: int) -> float:
+    """Two-sided exact binomial test of ``k`` successes in ``n`` at one half.
+
+    >>> round(sign_test(9, 10), 4), sign_test(0, 0)
+    (0.0215, 1.0)
+    """
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, j) for j in range(min(k, n - k) + 1)) / 2**n
+    return float(min(1.0, 2 * tail))
+
+
+def compare(args: argparse.Namespace) -> int:
+    def wins(path: str) -> dict[Job, bool]:
+        out: dict[Job, bool] = {}
+        for d in read_lines(Path(path)):
+            r = d["result"]
+            out[job_key(d)] = args.bot in (r["seats"][w] for w in r["winners"])
+        return out
+
+    for path in (args.before, args.after):
+        if not Path(path).is_file():
+            print(f"{path}: no such file", file=sys.stderr)
+            return 1
+    before, after = wins(args.before), wins(args.after)
+    both = sorted(set(before) & set(after))
+    if not both:
+        print("the two files share no game (the same arena and game index)", file=sys.stderr)
+        return 1
+    kept = sum(before[k] and after[k] for k in both)
+    gained = sum(after[k] and not before[k] for k in both)
+    lost = sum(before[k] and not after[k] for k in both)
+    print(
+        f"{len(both)} games in both: {args.bot} won {kept + lost} before, {kept + gained} after;"
+        f" both {kept}, after only {gained}, before only {lost},"
+        f" neither {len(both) - kept - gained - lost};"
+        f" sign test on the {gained + lost} changed: p = {sign_test(gained, gained + lost):.3f}"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -203,7 +252,13 @@ def main(argv: list[str] | None = None) -> int:
     a.add_argument("lines", nargs="+")
     a.add_argument("--dir", required=True)
     a.add_argument("--prefix", default="arena_s")
+    c = sub.add_parser("compare", help="the games two lines files share, won before and after")
+    c.add_argument("before")
+    c.add_argument("after")
+    c.add_argument("--bot", required=True, help="the bot whose wins are compared")
     args = ap.parse_args(argv)
+    if args.cmd == "compare":
+        return compare(args)
     return play(args) if args.cmd == "play" else assemble(args)
 
 

@@ -103,3 +103,45 @@ def test_lines_assemble_into_the_arenas_own_summary(tmp_path: Path) -> None:
     wins = [json.loads((tmp_path / "b" / f"s{s}.json").read_text())["wins"] for s in (5, 6)]
     for bot in BOTS.split(","):
         assert abs(pooled["by_bot"][bot]["wins"] - sum(w[bot] for w in wins)) < 1e-9
+
+
+def test_compare_pairs_the_games_two_files_share(tmp_path: Path) -> None:
+    """``compare`` counts, over the games both files hold, those a bot won in both, in one
+    only and in neither; a game in one file only is left out."""
+    before = tmp_path / "before.jsonl"
+    args = ["-p", "3", "--bots", BOTS, "-n", "6", "--seeds", "7", "-j", "2"]
+    script(str(LINES), "play", *args, "--out", str(before))
+    lines = sorted((json.loads(ln) for ln in before.read_text().splitlines()), key=lambda d: d["i"])
+    won = ["greedy" in (d["result"]["seats"][w] for w in d["result"]["winners"]) for d in lines]
+    # "after": game 0 given to greedy's seat, game 1 taken from it, game 5 left out
+    after_lines = []
+    for d in lines:
+        r = d["result"]
+        greedy_seat = r["seats"].index("greedy")
+        if d["i"] == 0:
+            r["winners"] = [greedy_seat]
+        elif d["i"] == 1:
+            r["winners"] = [(greedy_seat + 1) % 3]
+        if d["i"] != 5:
+            after_lines.append(json.dumps(d))
+    after = tmp_path / "after.jsonl"
+    after.write_text("\n".join(after_lines) + "\n")
+    said = script(str(LINES), "compare", str(before), str(after), "--bot", "greedy")
+    shared = won[:5]
+    kept = sum(shared[2:])
+    gained = 0 if shared[0] else 1
+    lost = 1 if shared[1] else 0
+    assert f"5 games in both: greedy won {sum(shared)} before, {kept + 1} after" in said
+    assert f"both {kept + shared[0]}, after only {gained}, before only {lost}" in said
+    for other, why in ((tmp_path / "none.jsonl", "no such file"), (before, "share no game")):
+        if other == before:
+            (tmp_path / "empty.jsonl").write_text("")
+            other = tmp_path / "empty.jsonl"
+        r = subprocess.run(
+            [sys.executable, str(LINES), "compare", str(before), str(other), "--bot", "greedy"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+        assert r.returncode == 1 and why in r.stderr and "Traceback" not in r.stderr
