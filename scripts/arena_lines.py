@@ -106,7 +106,7 @@ def play(args: argparse.Namespace) -> int:
     there = {job_key(d) for d in read_lines(out, text)}
     every: list[Job] = [
         (args.game, bots, args.players, s, args.games, i)
-        for s in seed_range(args.seeds)
+        for s in args.seeds
         for i in range(args.games)
     ]
     jobs = [j for j in every if j not in there]
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--bots", required=True)
     p.add_argument("-p", "--players", type=int, default=2)
     p.add_argument("-n", "--games", type=int, required=True, help="games per seed")
-    p.add_argument("--seeds", required=True, help="e.g. 309-317")
+    p.add_argument("--seeds", required=True, type=seed_range, help="e.g. 309-317")
     p.add_argument("--deadline", type=float, default=3600.0, help="seconds")
     p.add_argument("-j", "--jobs", type=int, default=0, help="processes (default: all CPUs)")
     p.add_argument("--out", required=True)

@@ -17,9 +17,9 @@ and the mean tree sizes.
     python scripts/search_saturation.py summary saturation.jsonl
     python scripts/search_saturation.py lookahead-cost --players 2,4
 
-``lookahead-cost`` times what a look past the turn would cost a leaf: greedy playing
-every seat from a seat's Draw (where civ4's tree ends a turn) to its next Purchase, from
-positions of greedy games.
+``lookahead-cost`` times what a look past the turn would cost a leaf: civ4's kit's own
+rollout (greedy for every seat) from a seat's Draw (where civ4's tree ends a turn) to
+the start of its next turn, from positions of greedy games.
 
 ``play`` appends one JSON line per decision and skips games already in ``--out``.
 """
@@ -36,6 +36,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from functools import partial
 from pathlib import Path
 from typing import Any
+
+from arena_lines import seed_range  # scripts/, beside this file
 
 from civcards.bots import make_bot
 from civcards.bots.base import Decision, bot_choice
@@ -122,15 +124,6 @@ def play(game_name: str, players: int, seed: int, every: int = 1) -> list[dict[s
     return rows
 
 
-def parse_seeds(text: str) -> list[int]:
-    """``"1-8"`` or ``"1,3,5"`` -> the seeds."""
-    out: list[int] = []
-    for part in text.split(","):
-        lo, _, hi = part.partition("-")
-        out.extend(range(int(lo), int(hi or lo) + 1))
-    return out
-
-
 def cmd_play(a: argparse.Namespace) -> int:
     out = Path(a.out)
     done: set[tuple[int, int]] = set()
@@ -138,7 +131,7 @@ def cmd_play(a: argparse.Namespace) -> int:
         for line in out.read_text().splitlines():
             r = json.loads(line)
             done.add((r["players"], r["seed"]))
-    todo = [s for s in parse_seeds(a.seeds) if (a.players, s) not in done]
+    todo = [s for s in a.seeds if (a.players, s) not in done]
     with ProcessPoolExecutor(max_workers=a.jobs) as pool, out.open("a") as f:
         futures = {pool.submit(play, a.game, a.players, s, a.every): s for s in todo}
         for n, fut in enumerate(as_completed(futures), 1):
@@ -208,16 +201,15 @@ def cmd_summary(a: argparse.Namespace) -> int:
 
 
 def lookahead_cost(players: int, seeds: range) -> tuple[list[float], list[int]]:
-    """Seconds and moves of greedy play from seat 0's Draw to its next Purchase, at every
-    other round from round 3 of greedy games (civ4 only)."""
-    from civcards.civ4.choices import choices as engine_choices
-    from civcards.civ4.choices import expand as engine_expand
+    """Seconds and moves of the civ4 kit's own rollout (greedy for every seat) from seat
+    0's Draw to the start of its next turn, at every other round from round 4 of greedy
+    games: what looking past the turn would cost each leaf (civ4 only)."""
     from civcards.civ4.game import GameState
-    from civcards.civ4.observation import observe
-    from civcards.games.civ4.greedy import GreedyPolicy
+    from civcards.games.civ4.search import Civ4SearchKit
 
     game = get_game("civ4")
-    pick = GreedyPolicy().pick
+    kit = Civ4SearchKit(game)
+    kit.seat = 0
     times: list[float] = []
     moves: list[int] = []
     for seed in seeds:
@@ -225,33 +217,13 @@ def lookahead_cost(players: int, seeds: range) -> tuple[list[float], list[int]]:
         assert isinstance(state, GameState)
         bots = [make_bot(game, "greedy", seed=s) for s in range(players)]
         while state.to_move is not None:
-            g = state
-            if g.active == 0 and g.step == "discard" and g.round > 2 and g.round % 2 == 0:
-                c = g.copy()
+            at_draw = state.active == 0 and state.step == "discard"
+            if at_draw and state.round > 2 and state.round % 2 == 0:
+                c = state.copy()
                 t0 = time.perf_counter()
-                start, n = c.round, 0
-                while not c.finished and not (
-                    c.active == 0 and c.step == "purchase" and c.round > start
-                ):
-                    seat = c.to_move
-                    assert seat is not None
-                    obs = observe(c, seat)
-                    chs = engine_choices(c)
-                    ch = (
-                        chs[pick(obs, [(x.text, x.final) for x in chs])] if len(chs) > 1 else chs[0]
-                    )
-                    while not ch.final:
-                        chs = engine_expand(c, ch.text)
-                        ch = (
-                            chs[pick(obs, [(x.text, x.final) for x in chs])]
-                            if len(chs) > 1
-                            else chs[0]
-                        )
-                    assert ch.move is not None
-                    c.apply_unchecked(ch.move, ch.text)
-                    n += 1
+                kit._rollout(c)
                 times.append(time.perf_counter() - t0)
-                moves.append(n)
+                moves.append(len(c.moves) - len(state.moves))
             game.apply_choice(state, bot_choice(bots[state.to_move], game, state))
     return times, moves
 
@@ -262,7 +234,7 @@ def cmd_cost(a: argparse.Namespace) -> int:
         times.sort()
         moves.sort()
         print(
-            f"{players} players: greedy from the Draw to the next Purchase: median"
+            f"{players} players: the kit's rollout from the Draw to the next turn: median"
             f" {1000 * times[len(times) // 2]:.1f} ms, {moves[len(moves) // 2]} moves"
             f" ({len(times)} positions of {a.games} greedy games)"
         )
@@ -275,7 +247,7 @@ def main() -> int:
     p = sub.add_parser("play", help="search the decisions of games; append JSON lines")
     p.add_argument("--game", default="civ4")
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seeds", default="1-8")
+    p.add_argument("--seeds", default="1-8", type=seed_range, help="e.g. 1-8 or 1,3,5")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--every", type=int, default=1, help="study every K-th decision")
     p.add_argument("--out", required=True)

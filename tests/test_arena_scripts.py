@@ -145,3 +145,19 @@ def test_compare_pairs_the_games_two_files_share(tmp_path: Path) -> None:
             cwd=ROOT,
         )
         assert r.returncode == 1 and why in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bad_seeds_are_refused_in_one_sentence(tmp_path: Path) -> None:
+    """A ``--seeds`` that is not a seed list is refused by the option parser: no
+    traceback, no lines file written."""
+    out = tmp_path / "games.jsonl"
+    r = subprocess.run(
+        [sys.executable, str(LINES), "play", "--bots", BOTS, "-n", "2", "--seeds", "x-y",
+         "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert r.returncode == 2 and "--seeds" in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
