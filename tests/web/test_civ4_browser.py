@@ -346,12 +346,18 @@ def test_civ4_three_players_two_browsers_a_human_defends(
         rng = random.Random(7)
         tried: list[set[str]] = [set(), set()]
         defended = seen = False
+        last = 0  # the moves the acting browser has seen: the other may not have heard yet
         for _ in range(600):
+            # pages[0] must have caught up with the last move made, or a stale view (seat 1
+            # still to move after seat 1 passed the turn to seat 0) sends us to wait on the
+            # wrong browser
             pages[0].wait_for_function(
-                """() => {
+                """n => {
                     const t = document.querySelector('#table');
+                    if (Number(t.dataset.moves) < n) return false;
                     return t.dataset.status === 'finished' || t.dataset.toMove !== '2';
                 }""",
+                arg=last,
                 timeout=20000,
             )
             if finished(pages[0]):
@@ -385,8 +391,10 @@ def test_civ4_three_players_two_browsers_a_human_defends(
                     page.locator('#actions button[data-key="attack"]').click()
                     page.locator('#actions button[data-key^="inc-attack."]').first.click()
                     click_and_wait(page, '#actions button[data-key="go-attack"]')
+                    last = moves(page)
                     continue
             act(page, rng, tried[who])
+            last = moves(page)
             if defended and seen:
                 break
         assert defended and seen, "no human defended in this game"
