@@ -161,3 +161,62 @@ def test_bad_seeds_are_refused_in_one_sentence(tmp_path: Path) -> None:
     )
     assert r.returncode == 2 and "--seeds" in r.stderr and "Traceback" not in r.stderr
     assert not out.exists()
+
+
+# -- scripts/card_use.py: buildings built per copy drawn, by the bots that played -------
+
+CARD_USE = ROOT / "scripts" / "card_use.py"
+
+
+def test_card_use_groups_rows_by_their_bots_and_adds_up(tmp_path: Path) -> None:
+    """Q8's measure (copies built over copies drawn), read per group of bots: rotated
+    seatings go together, and every figure is the sum over that group's rows."""
+    from typer.testing import CliRunner
+
+    from civcards.cli import app
+
+    runner = CliRunner()
+    files = []
+    for name, bots, extra in (
+        ("m.parquet", "greedy", []),
+        ("r.parquet", "random,greedy", ["--rotate"]),
+    ):
+        out = tmp_path / name
+        res = runner.invoke(
+            app,
+            ["simulate", "--game", "civ4", "-n", "4", "-b", bots, "--seed", "3",
+             "--no-progress", "--out", str(out), *extra],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        files.append(str(out))
+    said = json.loads(script(str(CARD_USE), "--json", *files))
+    assert sorted(said) == ["2p greedy (reconstructed-2)", "2p greedy,random (reconstructed-2)"]
+    from civcards.sim.rows import read_rows
+
+    for key, f in (("2p greedy (reconstructed-2)", files[0]),
+                   ("2p greedy,random (reconstructed-2)", files[1])):  # fmt: skip
+        rows = read_rows(f)
+        got = said[key]
+        assert got["games"] == 4
+        assert "LIB" in got["cards"] and "GLH" not in got["cards"]  # buildings, not wonders
+        for code, fig in got["cards"].items():
+            assert fig["built"] == sum(int(r[f"built_{code}"]) for r in rows)
+            assert fig["drawn"] == sum(int(r[f"drawn_{code}"]) for r in rows)
+            if fig["drawn"]:
+                assert abs(fig["share"] - fig["built"] / fig["drawn"]) < 1e-12
+    assert sum(f["built"] for f in said["2p greedy (reconstructed-2)"]["cards"].values()) > 0
+
+
+def test_card_use_refuses_bad_input_in_one_sentence(tmp_path: Path) -> None:
+    cases = [
+        ([str(tmp_path / "none.parquet")], "does not exist"),
+        (["--codes", "LIB,XYZ", str(tmp_path / "none.parquet")], "XYZ is not a building code"),
+        (["--codes", "GLH", str(tmp_path / "none.parquet")], "GLH is not a building code"),
+    ]
+    for args, words in cases:
+        r = subprocess.run(
+            [sys.executable, str(CARD_USE), *args], capture_output=True, text=True, cwd=ROOT
+        )
+        assert r.returncode == 2, r.stderr
+        assert words in r.stderr and "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1
