@@ -220,3 +220,44 @@ def test_card_use_refuses_bad_input_in_one_sentence(tmp_path: Path) -> None:
         assert r.returncode == 2, r.stderr
         assert words in r.stderr and "Traceback" not in r.stderr
         assert len(r.stderr.strip().splitlines()) == 1
+
+
+# -- scripts/culture_sources.py: where the culture comes from (C49) ----------------------
+
+CULTURE = ROOT / "scripts" / "culture_sources.py"
+
+
+def test_culture_sources_add_up_over_the_records(tmp_path: Path) -> None:
+    """C49: a player's culture is the culture of their technologies, buildings and
+    wonders in play; the script's three sources add up to the players' culture at the end,
+    and a holder of Highest Culture is counted at most once."""
+    from typer.testing import CliRunner
+
+    from civcards.civ4.notation import replay
+    from civcards.cli import app
+
+    recs = tmp_path / "recs"
+    res = CliRunner().invoke(
+        app,
+        ["simulate", "--game", "civ4", "-n", "3", "-b", "greedy", "--seed", "5",
+         "--no-progress", "--records", str(recs)],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    said = json.loads(script(str(CULTURE), "--json", str(recs)))
+    states = [replay(f.read_text(encoding="utf-8")).state for f in sorted(recs.glob("*.json"))]
+    assert said["games"] == len(states) == 3
+    # the engine's own culture (C49), summed over every player of every game
+    assert sum(said["culture"].values()) == sum(s.culture(p) for s in states for p in range(s.n))
+    assert said["holders"] == sum(s.highest_culture() is not None for s in states)
+    assert 0 <= said["holders_on_technologies_alone"] <= said["holders"]
+    assert abs(sum(said["shares"].values()) - 1) < 1e-9
+
+
+def test_culture_sources_refuse_a_folder_without_records(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"x": 1}', encoding="utf-8")
+    for folder, words in ((tmp_path / "none", "is not a folder"), (tmp_path, "not a civ4 record")):
+        r = subprocess.run(
+            [sys.executable, str(CULTURE), str(folder)], capture_output=True, text=True, cwd=ROOT
+        )
+        assert r.returncode == 2 and words in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
