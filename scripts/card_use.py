@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         print("error: the files hold no games", file=sys.stderr)
         return 2
-    if any(f"built_{codes[0]}" not in r for r in rows[:1]):
+    if f"built_{codes[0]}" not in rows[0]:
         print("error: these rows are not rows of civ4 (no built_ columns)", file=sys.stderr)
         return 2
     result = card_use(rows, codes)

@@ -22,15 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from civcards.civ4.game import GameState
 from civcards.civ4.notation import replay
-
-
-def _highest(values: list[int], minimum: int) -> int | None:
-    """C49's holder among ``values``: at least ``minimum`` and strictly highest."""
-    top = max(values)
-    if top < minimum or values.count(top) > 1:
-        return None
-    return values.index(top)
 
 
 def sources(folder: Path) -> dict[str, Any]:
@@ -58,7 +51,8 @@ def sources(folder: Path) -> dict[str, Any]:
         h = state.highest_culture()
         if h is not None:
             holders += 1
-            if _highest(techs, cs.culture_minimum) == h:
+            # the engine's own holder rule (C49, RU19), fed the technologies' culture only
+            if GameState._highest(techs, cs.culture_minimum) == h:
                 on_techs += 1
     if games == 0:
         raise ValueError(f"{folder} holds no finished civ4 record (*.json)")
