@@ -243,7 +243,7 @@ def main() -> None:
     ap.add_argument("--eval-games", type=int, default=200)
     ap.add_argument("--opponent", default="random")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", type=Path, default=Path("docs/research/train_policy.png"))
+    ap.add_argument("--out", type=Path, default=Path("studies/training-baselines/train_policy.png"))
     args = ap.parse_args()
     curve = train(
         args.minutes,

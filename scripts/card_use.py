@@ -1,11 +1,11 @@
 """How often each building of Civilization: The Card Game is built, per copy drawn, in
 ``civcards simulate --game civ4 --out`` rows, grouped by the bots that played them.
 
-Q8 of the balance study (docs/civ4/balance/) measures card use in greedy mirrors only;
+Q8 of the balance study (studies/civ4-balance/) measures card use in greedy mirrors only;
 this script reads any rows (search-bot mirrors, archetypes) so that one can tell a card
 no bot builds from a card one bot does not value:
 
-    python scripts/card_use.py docs/civ4/balance/q8-search/*.parquet
+    python scripts/card_use.py studies/civ4-balance/q8-search/*.parquet
     python scripts/card_use.py --codes LIB,TMP,MNM,THT --json FILE.parquet
 
 Every figure is copies built over copies drawn, summed over the games, with the report's

@@ -1,7 +1,7 @@
 """Compare civ4 tuning candidates side by side: the balance report's answers (Q1, Q2,
 Q3, Q5, Q7, Q8) for each results file of ``civcards simulate --game civ4 --out``.
 
-    python scripts/civ4_candidates.py docs/civ4/balance/tuning/r3/*-2p.parquet
+    python scripts/civ4_candidates.py studies/civ4-tuning/r3/*-2p.parquet
 
 Prints one Markdown table: a row per figure, a column per file (the measured value,
 with ✓ where the target is met and ✗ where it is not).

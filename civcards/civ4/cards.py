@@ -9,7 +9,7 @@ versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`
   NOTATION.md replays as written), and so is a game the engine's
   ``new_game`` makes without the ``cards`` option.
 * ``reconstructed-2``: ``cards-reconstructed-2.toml``, the same cards tuned by
-  the balance study (``docs/civ4/balance/README.md``, changelog) through the
+  the balance study (``studies/civ4-balance/README.md``, changelog) through the
   knobs of ``shared/civ4/DESIGN-NOTES.md`` section 6 only. New games of the
   platform (``civcards play``, the web lobby, ``civcards simulate``) use it
   unless told otherwise (:data:`DEFAULT_CARD_SET`).

@@ -39,7 +39,7 @@ CARD_SETS: tuple[str, ...] = ("reconstructed-1", "reconstructed-2", "reconstruct
 #: so every record written before card sets had names replays as it was played.
 RECORD_CARD_SET = "reconstructed-1"
 #: The set of a new game of the platform that names none (CLI, web lobby, simulations):
-#: the tuned set of the balance study (docs/civ4/balance/README.md).
+#: the tuned set of the balance study (studies/civ4-balance/README.md).
 DEFAULT_CARD_SET = "reconstructed-2"
 
 #: Every variant of RULES.md with its type, default and meaning, and the card set.

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The civ4 balance study of the card set reconstructed-3 (round 3's candidate U5; see
-# docs/civ4/balance/README.md, "Round 3"): the study of run-study.sh (reconstructed-2) with
+# studies/civ4-balance/README.md, "Round 3"): the study of run-study.sh (reconstructed-2) with
 # the same lines and seeds, its 10,000 greedy mirrors per player count first. Each line writes
 # one results file into data-reconstructed-3/ (skipped when it exists); then
-#   civcards report --game civ4 docs/civ4/balance/data-reconstructed-3/*.parquet \
-#       --out docs/civ4/balance/reconstructed-3
+#   civcards report --game civ4 studies/civ4-balance/data-reconstructed-3/*.parquet \
+#       --out studies/civ4-balance/reconstructed-3
 # turns them into its report. JOBS (default 2) sets the worker processes; CIVCARDS the
 # command (default: civcards). The search-bot lines (Q6) are left out: they measure the bot,
 # not the cards, and are in BENCHMARKS.md.
@@ -12,7 +12,7 @@ set -e
 cd "$(dirname "$0")/../../.."
 S="${CIVCARDS:-civcards} simulate --game civ4 --no-progress -j ${JOBS:-2}"
 C="-O cards=reconstructed-3"
-D=docs/civ4/balance/data-reconstructed-3
+D=studies/civ4-balance/data-reconstructed-3
 mkdir -p "$D"
 run() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S "$@" $C --out "$D/$out.parquet" --json > "$D/$out.json"; }
 # Q1-Q3, Q5, Q7-Q14, Q16: greedy mirrors, the rules as written, 10,000 per player count
@@ -49,4 +49,4 @@ run sametype-2p -p 2 -b greedy -n 500 --seed 106 -O same_type_trade=true
 # (q10-lines.sh), the 2-player lines under the rules as written playing the first 2,000 of
 # its 4,000 games
 Q10_2P_GAMES=2000
-. docs/civ4/balance/q10-lines.sh
+. studies/civ4-balance/q10-lines.sh

@@ -1,17 +1,17 @@
 #!/bin/sh
-# The simulations of the civ4 balance study (docs/civ4/balance/README.md) for the tuned card
+# The simulations of the civ4 balance study (studies/civ4-balance/README.md) for the tuned card
 # set reconstructed-2, in the order run. Each line writes one results file (skipped when it
 # exists); then
-#   civcards report --game civ4 docs/civ4/balance/data/*.parquet --out docs/civ4/balance
+#   civcards report --game civ4 studies/civ4-balance/data/*.parquet --out studies/civ4-balance
 # turns them into the report. JOBS (default 2) sets the worker processes; CIVCARDS the
 # command (default: civcards). The runs of the original set (reconstructed-1, the "before"
 # figures of the changelog) are in data-reconstructed-1/ (that study's script is this file's
-# history: git log -p docs/civ4/balance/run-study.sh).
+# history: git log -p studies/civ4-balance/run-study.sh).
 set -e
 cd "$(dirname "$0")/../../.."
 S="${CIVCARDS:-civcards} simulate --game civ4 --no-progress -j ${JOBS:-2}"
 C="-O cards=reconstructed-2"
-D=docs/civ4/balance/data
+D=studies/civ4-balance/data
 run() { out=$1; shift; [ -f "$D/$out.parquet" ] || $S "$@" $C --out "$D/$out.parquet" --json > "$D/$out.json"; }
 # Q1-Q3, Q5, Q7-Q14, Q16: greedy mirrors, the rules as written
 run mirror-2p-a -p 2 -b greedy -n 5000 --seed 101
@@ -67,7 +67,7 @@ run1 q6-ismcts200-2p -p 2 -b ismcts:200it,greedy --rotate -n 10 --seed 109
 # Q10 by DESIGN-NOTES' own measure (a later session): q10-lines.sh, 4,000 games a 2-player
 # line under the rules as written
 Q10_2P_GAMES=4000
-. docs/civ4/balance/q10-lines.sh
+. studies/civ4-balance/q10-lines.sh
 # Q4's last target, no archetype beats the search bot: each archetype against ismcts:1000it,
 # 2 players, seats rotated (a later session; few games: the search bot takes about a minute
 # of CPU a game)

@@ -15,7 +15,7 @@ cand() {
   [ -f "$R/$out.parquet" ] && return 0
   rm -rf "$T/$1"; mkdir -p "$T/$1"; cp -r civcards "$T/$1/"
   [ -f "$R/$1.changes.json" ] && MKSET_SRC=civcards/civ4/cards-reconstructed-2.toml \
-    python3 docs/civ4/balance/tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
+    python3 studies/civ4-tuning/r2/mkset.py "$T/$1/civcards/civ4/cards-reconstructed-2.toml" "$R/$1.changes.json"
   # run inside the copy: `python -m` puts the working directory first on the path
   (cd "$T/$1" && env PYTHONPATH="$T/$1" "$PY" -m civcards.cli simulate --game civ4 --no-progress -j 1 -p "$2" \
     -b greedy -n "$3" --seed 21 -O cards=reconstructed-2 $OPTS --out "$ROOT/$R/$out.parquet" --json) > "$R/$out.json"

@@ -68,9 +68,9 @@ def test_every_packaged_set_loads_once_with_the_same_cards() -> None:
 
 def test_reconstructed_3_is_round_3s_candidate_u5_c1() -> None:
     """reconstructed-3 is reconstructed-2 with the copies of round 3's candidate U5 (C1: the
-    box's counts; ``docs/civ4/balance/tuning/r3/U5.changes.json``) and nothing else changed,
+    box's counts; ``studies/civ4-tuning/r3/U5.changes.json``) and nothing else changed,
     so the figures measured for U5 are the figures of the packaged set."""
-    changes_file = Path(__file__).resolve().parents[2] / "docs/civ4/balance/tuning/r3/U5.changes.json"
+    changes_file = Path(__file__).resolve().parents[2] / "studies/civ4-tuning/r3/U5.changes.json"
     changes = json.loads(changes_file.read_text(encoding="utf-8"))
     two, three = _toml("reconstructed-2"), _toml("reconstructed-3")
     assert changes and all(set(c) == {"count"} for c in changes.values())

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The tuning runs behind reconstructed-2 (docs/civ4/balance/README.md, "Tuning"): each
+# The tuning runs behind reconstructed-2 (studies/civ4-balance/README.md, "Tuning"): each
 # candidate is the original cards.toml with changes (NAME.changes.json, applied by mkset.py),
 # put into a copy of the package, and played as 2-player greedy mirrors (600 or 1,000 games,
 # seed 21; J also at 3 and 4 players, 600 games). Run from the repository root.
 set -e
 T=${TMPDIR:-/tmp}/civ4-tune
-R=docs/civ4/balance/tuning/r2
+R=studies/civ4-tuning/r2
 ROOT=$(pwd)
 PY=$(command -v "${PY:-python}")
 cand() {  # cand NAME PLAYERS GAMES

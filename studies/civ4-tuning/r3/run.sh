@@ -1,5 +1,5 @@
 #!/bin/sh
-# Round 3 of the tuning (docs/civ4/balance/README.md, "Round 3: fewer attacking units"):
+# Round 3 of the tuning (studies/civ4-balance/README.md, "Round 3: fewer attacking units"):
 # candidates for Q5 built on reconstructed-2 with the unit-count knob (open since
 # 2026-11-28). Each candidate is cards-reconstructed-2.toml with NAME.changes.json applied
 # by ../r2/mkset.py, put into a copy of the package, and played as greedy mirrors (seed 21).
@@ -7,8 +7,8 @@
 # repository root; PY (default python) is the interpreter with the package's dependencies.
 set -e
 T=${TMPDIR:-/tmp}/civ4-tune-r3
-R=docs/civ4/balance/tuning/r3
-. docs/civ4/balance/tuning/cand.sh  # cand NAME PLAYERS GAMES [SUFFIX]
+R=studies/civ4-tuning/r3
+. studies/civ4-tuning/cand.sh  # cand NAME PLAYERS GAMES [SUFFIX]
 for c in base U1 U2 U3; do cand $c 2 600; done
 # a further cut of the attackers (6 left), and the two player counts where thefts are over
 cand U4 2 600

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Round 4 of the tuning (docs/civ4/balance/README.md, "Round 4: Writing and Code of Laws"):
+# Round 4 of the tuning (studies/civ4-balance/README.md, "Round 4: Writing and Code of Laws"):
 # Q10's next step as the report recommended it: Writing at 15 coins (and Code of Laws at 15
 # too), under the rules as written and under the one_shot_steals variant, built on
 # reconstructed-2 with the tech-cost knob. Each candidate is cards-reconstructed-2.toml with
@@ -9,8 +9,8 @@
 # dependencies.
 set -e
 T=${TMPDIR:-/tmp}/civ4-tune-r4
-R=docs/civ4/balance/tuning/r4
-. docs/civ4/balance/tuning/cand.sh  # cand NAME PLAYERS GAMES [SUFFIX]
+R=studies/civ4-tuning/r4
+. studies/civ4-tuning/cand.sh  # cand NAME PLAYERS GAMES [SUFFIX]
 # the rules as written (the base is round 3's base-2p-2000: the same deals and set)
 for c in W15 W15C15; do cand $c 2 2000; done
 # one_shot_steals (C63, C64: each steal once, in the Purchase step of the purchase)
