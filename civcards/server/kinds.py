@@ -54,6 +54,13 @@ def web_module(game: Game) -> str:
     return mod if isinstance(mod, str) and mod else GENERIC_MODULE
 
 
+def web_assets(game: Game) -> str | None:
+    """The folder of ``game``'s own front-end files, served under ``/static/games/<name>/``
+    (None: it brings none)."""
+    folder = getattr(game, "web_assets", None)
+    return folder if isinstance(folder, str) and folder else None
+
+
 def _takes_obs(view: Callable[..., Any]) -> bool:
     """Whether a game's ``web_view`` takes the observation built already (``obs``): a game
     registered from outside may predate it."""
@@ -139,5 +146,6 @@ __all__ = [
     "describe_kinds",
     "load_extra_games",
     "web_module",
+    "web_assets",
     "web_view",
 ]

@@ -18,11 +18,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from ..game_api import DEFAULT_GAME
+from ..game_api import DEFAULT_GAME, all_games
 from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
 from .i18n_web import catalogue, seat_names
-from .kinds import describe_kinds, web_module, web_view
+from .kinds import describe_kinds, web_assets, web_module, web_view
 
 HERE = Path(__file__).parent
 
@@ -109,6 +109,15 @@ def decorate(live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> No
 def add_pages(app: FastAPI, server: TableServer) -> None:
     server.decorate = decorate
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    # each game's own front-end files (its package's static/ folder), before the shared ones
+    for game in all_games():
+        folder = web_assets(game)
+        if folder is not None:
+            app.mount(
+                f"/static/games/{game.name}",
+                StaticFiles(directory=folder),
+                name=f"static-{game.name}",
+            )
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, **ctx: Any) -> HTMLResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
+from pathlib import Path
 from typing import Any
 
 from ... import carta
@@ -291,6 +292,24 @@ class CartaGame:
             raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
         return Expansion(reveal, full)
 
+    def choice_path(self, state: GameState, move: str) -> list[Choice]:
+        # CIV's only steps are the hidden ones: a Discovery or an Inquisition that names
+        # cards is below the step of its kind (and target), every other move is final
+        canon = self.canonical(move)
+        top = self.choices(state)
+        hit = next((c for c in top if c.final and c.text == canon), None)
+        if hit is not None:
+            return [hit]
+        words = canon.split()
+        step_text = _hidden_text(state, words[0], words) if words[0] in HIDDEN_KINDS else None
+        step = next((c for c in top if not c.final and c.text == step_text), None)
+        if step is not None:
+            below = self.expand(state, step).choices
+            hit = next((c for c in below if c.text == canon), None)
+            if hit is not None:
+                return [step, hit]
+        raise MoveError(f"{canon!r} is not among the choices of this position")
+
     def why_not(self, state: GameState, text: str) -> str:
         canon = self.canonical(text)
         if state.finished:
@@ -406,8 +425,10 @@ class CartaGame:
 
     # -- server (the web table) -----------------------------------------------------------
 
-    #: the front-end module (server/static/games/carta.js) and the lobby's words (web.py)
-    web_module: str | None = "games/carta.js"
+    #: the front-end module (``static/carta.js`` in this package, served under
+    #: ``/static/games/carta/``) and the lobby's words (web.py)
+    web_module: str | None = "games/carta/carta.js"
+    web_assets: str | None = str(Path(__file__).parent / "static")
     web_texts: Mapping[str, str] = {
         "deal": "web.deal",
         "deal=basic": "web.deal_basic",

@@ -1,4 +1,4 @@
-"""CIV at the web table: what its front-end module (``server/static/games/carta.js``)
+"""CIV at the web table: what its front-end module (``static/carta.js``)
 shows beyond a seat's observation, in the reader's language.
 
 The game-agnostic server calls :func:`web_view` through

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ... import civ4
@@ -184,6 +185,17 @@ class Civ4Game:
             raise MoveError(f"{choice.text!r} is not a choice now: {e}") from None
         return Expansion(None, below)
 
+    def choice_path(self, state: civ4.GameState, move: str) -> list[Choice]:
+        # the engine names the steps from the move (civ4/steps.py): one level each
+        from ...civ4.steps import choice_path
+
+        try:
+            return choice_path(state, move, Choice)
+        except civ4.NotationError as e:
+            raise MoveError(f"the move {move!r} cannot be read: {e}") from None
+        except ValueError as e:
+            raise MoveError(str(e)) from None
+
     def why_not(self, state: civ4.GameState, text: str) -> str:
         canon = self.canonical(text)
         try:
@@ -243,8 +255,10 @@ class Civ4Game:
 
     # -- server (the web table) ---------------------------------------------------------
 
-    #: the front-end module (server/static/games/civ4.js) and the lobby's words (web.py)
-    web_module: str | None = "games/civ4.js"
+    #: the front-end module and its style sheet (``static/`` in this package, served under
+    #: ``/static/games/civ4/``) and the lobby's words (web.py)
+    web_module: str | None = "games/civ4/civ4.js"
+    web_assets: str | None = str(Path(__file__).parent / "static")
     web_texts: Mapping[str, str] = {
         "note": "ccg.reconstructed",
         "finish_round": "ccg.web.opt.finish_round",

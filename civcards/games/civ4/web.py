@@ -1,5 +1,5 @@
 """Civilization: The Card Game at the web table: what its front-end module
-(``server/static/games/civ4.js``) shows beyond a seat's observation, in the reader's language.
+(``static/civ4.js``) shows beyond a seat's observation, in the reader's language.
 
 Everything shown comes from ``observe(state, seat)`` (C72): the empires, supplies,
 markets, pile sizes, the era on top of the tech pile, the discard pile, hand sizes,

@@ -4,7 +4,7 @@
 // with the steps it lies below (the factored choices: docs/civ4.md). Anything else the seat may do
 // is also offered as a plain choice ("Other choices"), and a step is expanded through the server.
 // The shell (table.js) calls render, turnText, onView, onExpansion and resultHTML.
-import { esc, t } from "../common.js";
+import { esc, t } from "/static/common.js";
 
 let T = null; // the table (the shell's object)
 let view = null;
@@ -18,7 +18,7 @@ const LIMIT = 64; // the engine offers decisions of at most this many moves whol
 if (!document.querySelector("link[data-c4]")) {
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = "/static/games/civ4.css";
+  link.href = "/static/games/civ4/civ4.css";
   link.dataset.c4 = "1";
   document.head.appendChild(link);
 }

@@ -2,7 +2,7 @@
 // pile), its guided choices (effects walked token by token, hidden steps committed to before
 // their cards show) and its result (hegemony, or the majorities table). The shell (table.js)
 // calls render, turnText, onView and resultHTML.
-import { esc, t } from "../common.js";
+import { esc, t } from "/static/common.js";
 
 export const LETTERS = "MRESCU";
 
