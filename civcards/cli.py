@@ -1,5 +1,5 @@
 """The ``civcards`` command line: play, replay, analyse, simulate, arena, report, bench,
-train-value, serve, loadtest, games.
+train-value, train, serve, loadtest, games.
 
 Each command lives in :mod:`civcards.commands`. ``civcards serve`` imports only
 its own command, so the web process never loads Rich or the terminal game.
@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "report": "report",
     "bench": "bench",
     "train-value": "train_value",
+    "train": "train",
     "serve": "serve",
     "loadtest": "loadtest",
     "games": "games",

@@ -37,11 +37,28 @@ def _ismcts(game: Game, arg: str | None, seed: int | None) -> Bot:
     return make_ismcts(game, arg, seed)
 
 
+def _net(game: Game, arg: str | None, seed: int | None) -> Bot:
+    from .netsearch import make_net
+
+    return make_net(game, arg, seed)
+
+
+def _net_search(game: Game, arg: str | None, seed: int | None) -> Bot:
+    from .netsearch import make_net_search
+
+    return make_net_search(game, arg, seed)
+
+
 #: the bots every game may use: name -> (factory, whether the game must be searchable)
 GENERIC: dict[str, tuple[GenericFactory, bool]] = {
     "random": (_random, False),
     "ismcts": (_ismcts, True),
+    "net": (_net, True),
+    "ismcts+net": (_net_search, True),
 }
+#: the generic bots that play with a learned network: listed where the game ships one
+#: (:func:`civcards.bots.netsearch.has_network`); ``net:FILE`` plays any game with a file
+NETWORK_BOTS = frozenset({"net", "ismcts+net"})
 
 
 def _own(game: Game) -> Mapping[str, Callable[[str | None, int | None], Any]]:
@@ -55,6 +72,11 @@ def bot_names(game: Game) -> list[str]:
 
     names = set(_own(game))
     for name, (_, needs_search) in GENERIC.items():
+        if name in NETWORK_BOTS:
+            from .netsearch import has_network
+
+            if not (searchable(game) and has_network(game)):
+                continue
         if not needs_search or searchable(game):
             names.add(name)
     return sorted(names)
@@ -88,6 +110,7 @@ def make_bot(game: Game, spec: str, seed: int | None = None) -> Bot:
 
 __all__ = [
     "GENERIC",
+    "NETWORK_BOTS",
     "Bot",
     "BotError",
     "Decision",

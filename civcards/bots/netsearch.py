@@ -1,0 +1,430 @@
+"""``net`` and ``ismcts+net``: a learned policy-value network alone, or guiding the search.
+
+``ismcts+net:<budget>`` is the information-set search of :mod:`civcards.bots.ismcts`
+(one tree over the seat's information set, a fresh deal every iteration, the
+game's search kit for the branches) with AlphaZero's selection and leaves:
+
+* **Selection** is PUCT: a branch's score is ``Q + C_PUCT * P * sqrt(N) / (1 + n)``,
+  ``P`` its prior (the network's policy for the seat choosing there, in the
+  deal that first reached the node), ``N`` the node's visits, ``n`` and ``Q``
+  the branch's visits and mean value (an unvisited branch is worth the node's
+  own value to its mover: "first-play urgency"). A branch seen in a later deal
+  that the prior did not cover gets the mean prior of the others.
+* **Leaves** are valued by the network (the chance of the seat to move there,
+  the rest shared by the others), in place of a playout; a finished game by
+  its result; where the kit's tree stops before the game ends (civ4: the end
+  of the seat's turn) by the network's value for the searching seat.
+* **Branches and actions**: a branch is a whole move; its prior is the
+  probability of its first action (:func:`civcards.bots.policy_net.action_for_text`),
+  shared among branches that begin with the same action. Below a hidden step
+  (CIV's Discovery) the kit's own pick is kept (below the root) and the
+  branches at the root share a uniform prior.
+* **The choice** is the most visited branch (``sample``: drawn in proportion to
+  the visits, for self-play).
+
+``net`` is the same bot with no iterations: one forward pass a decision, the
+legal move of highest prior (``net:sample`` draws it from the policy). Both
+read only their :class:`~civcards.bots.Decision`: the observation vector comes
+from a deal of the seat's information set (``Game.determinizer``), which
+shows the seat exactly what the seat sees.
+
+Weights: ``net`` loads the game's shipped network (``weights/policy.npz`` next
+to the game's module), or a file named after the budget (``net:FILE``,
+``ismcts+net:200it:FILE``).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..game_api import Choice, Game
+from .base import Bot, Decision
+from .ismcts import parse_budget
+from .policy_net import PolicyValueNet, action_for_text, action_names, shared_priors
+from .search import Edge, SearchKit, search_kit
+
+#: PUCT's exploration constant
+C_PUCT = 1.5
+#: iterations of a plain ``ismcts+net``
+DEFAULT_ITERATIONS = 200
+#: the shipped network's file name, in the game's ``weights`` folder
+WEIGHTS_NAME = "policy.npz"
+
+_NETS: dict[tuple[str, float], PolicyValueNet] = {}
+
+
+def shipped_weights(game: Game) -> Path:
+    """Where ``game``'s shipped network is (it may not exist)."""
+    mod = sys.modules.get(type(game).__module__)
+    base = Path(mod.__file__).parent if mod is not None and mod.__file__ else Path(".")
+    return base / "weights" / WEIGHTS_NAME
+
+
+def has_network(game: Game) -> bool:
+    """Whether ``game`` has an encoding and ships a network (``net`` is offered)."""
+    get = getattr(game, "encoding", None)
+    return get is not None and get() is not None and shipped_weights(game).is_file()
+
+
+def load_network(game: Game, path: str | Path | None = None) -> PolicyValueNet:
+    """``game``'s network (its shipped one, or the file ``path``), read once per file
+    version; ValueError with a sentence where there is none."""
+    p = Path(path) if path else shipped_weights(game)
+    if not p.is_file():
+        raise ValueError(
+            f"no network for {game.title} at {p}: train one with 'civcards train --game {game.name}'"
+        )
+    key = (str(p.resolve()), p.stat().st_mtime)
+    net = _NETS.get(key)
+    if net is None:
+        net = _NETS[key] = PolicyValueNet.load(p)
+        enc = game.encoding()
+        if (
+            enc is None
+            or net.obs_size != enc.observation_shape[0]
+            or net.action_size != enc.action_size
+        ):
+            del _NETS[key]
+            raise ValueError(f"{p} is a network for another game's encoding, not {game.title}'s")
+    return net
+
+
+class _Node:
+    __slots__ = ("children", "fpu", "hidden", "mover", "prior", "probs", "total", "visits")
+
+    def __init__(self, mover: int, hidden: Hashable | None = None) -> None:
+        self.mover = mover
+        self.hidden = hidden
+        self.children: dict[Hashable, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        #: the value to the seat choosing at this node (unvisited branches are worth it)
+        self.fpu = 0.5
+        #: the branches' priors, by key (worked out on the first visit)
+        self.prior: dict[Hashable, float] | None = None
+        #: the network's probabilities by action name, from the deal that reached the node
+        self.probs: dict[str, float] | None = None
+
+
+class NetSearchBot(Bot):
+    """PUCT information-set search guided by a policy-value network (0 iterations: ``net``)."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None = None,
+        *,
+        net: PolicyValueNet | None = None,
+        weights: str | None = None,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        c_puct: float = C_PUCT,
+        sample: bool = False,
+        kit: SearchKit | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.game = game
+        get = getattr(game, "encoding", None)
+        enc = get() if get is not None else None
+        if enc is None:
+            raise ValueError(f"{game.title} has no action encoding, so no network plays it")
+        self.enc = enc
+        self.net = net if net is not None else load_network(game, weights)
+        found = kit if kit is not None else search_kit(game)
+        if found is None:
+            raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
+        self.kit = found
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c_puct = c_puct
+        self.sample = sample
+        self._seed = seed
+        if iterations == 0 and seconds is None:
+            self.name = "net" + (":sample" if sample else "")
+        else:
+            budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
+            self.name = f"ismcts+net:{budget}"
+        self._plan: list[str] = []
+        self._seat = 0
+        self._allowed: set[str] = set()
+        self._root_text: dict[Hashable, str | None] = {}
+        #: the last searched decision, for training targets: the observation vector, the
+        #: legal actions and the share of the visits (or the prior) of each
+        self.last_obs: np.ndarray[Any, Any] | None = None
+        self.last_target: dict[int, float] = {}
+        self.last_iterations = 0
+        #: where the training targets of every searched top-level decision go (self-play
+        #: sets a list): (observation vector, {action: share})
+        self.records: list[tuple[Any, dict[int, float]]] | None = None
+
+    # -- a decision -----------------------------------------------------------------
+
+    def choose(self, decision: Decision) -> Choice:
+        choices = decision.choices
+        chosen = decision.chosen
+        plan = self._plan
+        self._plan = []
+        self.last_obs = None
+        self.last_target = {}
+        self.last_iterations = 0
+        if len(choices) == 1:
+            return choices[0]
+        if chosen is not None and not chosen.hidden and plan:
+            for c in choices:
+                if c.text == plan[0]:
+                    self._plan = plan[1:]
+                    return c
+        kit = self.kit
+        sampler = self.game.determinizer(
+            decision.observation, decision.reveal, chosen.text if chosen is not None else None
+        )
+        if sampler is None:
+            return kit.fallback(decision, self._seed)
+        me = decision.seat
+        self._seat = me
+        rng = self.rng
+        kit.begin(decision, sampler, rng)
+        self._allowed = {c.text for c in choices}
+        self._root_text = {}
+        root = _Node(me, kit.step_key(chosen) if chosen is not None else None)
+        # the root's priors, from one deal (every deal shows the seat the same vector)
+        g0 = sampler.sample(rng)
+        table = self.enc.table(g0)
+        x = table.encode(me)
+        legal = table.legal_actions()
+        probs, value = self.net.evaluate(x, legal)
+        names = action_names(table, legal)
+        root.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
+        root.fpu = value
+        edges = self._edges(root, g0, True)
+        if not edges:  # pragma: no cover - a deal always has the decision's options
+            return kit.fallback(decision, self._seed)
+        self._set_prior(root, edges)
+        done = 0
+        limit = self.iterations
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, sampler.sample(rng))
+            done += 1
+        self.last_iterations = done
+        best = self._pick(root, edges, g0)
+        self._record(root, x, names, legal, edges)
+        if self.records is not None and chosen is None and self.last_obs is not None:
+            self.records.append((self.last_obs, self.last_target))
+        text = self._root_text[best]
+        assert text is not None
+        path = kit.path(best)
+        self._plan = list(path[path.index(text) + 1 :])
+        for c in choices:
+            if c.text == text:
+                return c
+        return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+
+    def _pick(self, root: _Node, edges: list[Edge], g0: Any) -> Hashable:
+        prior = root.prior
+        assert prior is not None
+        if self.last_iterations == 0:
+            if root.hidden is not None:
+                picked = self.kit.step_pick(g0, root.hidden, edges)
+                if picked is not None and picked[0] in prior:
+                    return picked[0]
+            keys = list(prior)
+            weights = [prior[k] for k in keys]
+        else:
+            keys = [k for k in root.children if k in prior]
+            weights = [float(root.children[k].visits) for k in keys]
+            if not keys:  # pragma: no cover - an iteration always visits a root branch
+                keys = list(prior)
+                weights = [prior[k] for k in keys]
+        if self.sample and sum(weights) > 0:
+            return self.rng.choices(keys, weights)[0]
+        best = max(range(len(keys)), key=lambda i: (weights[i], prior.get(keys[i], 0.0)))
+        return keys[best]
+
+    def _record(
+        self, root: _Node, x: Any, names: dict[str, int], legal: list[int], edges: list[Edge]
+    ) -> None:
+        """The decision's training target: each action's share of the root's visits."""
+        prior = root.prior
+        assert prior is not None
+        path = self.kit.path
+        target: dict[int, float] = {}
+        for k in prior:
+            ch = root.children.get(k)
+            w = float(ch.visits) if ch is not None and self.last_iterations else prior[k]
+            a = action_for_text(names, path(k)[0])
+            if a is not None and w > 0:
+                target[a] = target.get(a, 0.0) + w
+        total = sum(target.values())
+        if total > 0:
+            self.last_obs = x
+            self.last_target = {a: w / total for a, w in target.items()}
+
+    # -- the tree -------------------------------------------------------------------
+
+    def _edges(self, node: _Node, g: Any, at_root: bool) -> list[Edge]:
+        kit = self.kit
+        edges = kit.step_edges(g, node.hidden) if node.hidden is not None else kit.edges(g)
+        if not at_root:
+            return edges
+        texts = self._root_text
+        allowed = self._allowed
+        path = kit.path
+        out = []
+        for e in edges:
+            k = e[0]
+            if k not in texts:
+                texts[k] = next((t for t in path(k) if t in allowed), None)
+            if texts[k] is not None:
+                out.append(e)
+        return out
+
+    def _set_prior(self, node: _Node, edges: list[Edge]) -> None:
+        probs = node.probs
+        if node.hidden is not None or not probs:
+            node.prior = {e[0]: 1.0 / len(edges) for e in edges}
+            return
+        path = self.kit.path
+        names = {nm: i for i, nm in enumerate(probs)}
+        plist = list(probs.values())
+        acts = [action_for_text(names, path(e[0])[0]) for e in edges]
+        shares = shared_priors(dict(enumerate(plist)), acts)
+        node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
+
+    def _iterate(self, root: _Node, g: Any) -> None:
+        kit = self.kit
+        c = self.c_puct
+        node = root
+        path: list[_Node] = [root]
+        at_root = True
+        leaf_new: _Node | None = None
+        while not kit.finished(g):
+            hidden = node.hidden
+            if hidden is not None and not at_root:
+                edges = kit.step_edges(g, hidden)
+                picked = kit.step_pick(g, hidden, edges) if edges else None
+                if picked is not None:
+                    pk, pact = picked
+                    ch = node.children.get(pk)
+                    if ch is None:
+                        ch = node.children[pk] = _Node(kit.mover(g))
+                        leaf_new = ch
+                    path.append(ch)
+                    node = ch
+                    kit.apply(g, pact)
+                    if leaf_new is not None:
+                        break
+                    continue
+            edges = self._edges(node, g, at_root)
+            at_root = False
+            if not edges:  # pragma: no cover - a deal always has some move
+                break
+            if node.prior is None:
+                self._set_prior(node, edges)
+            prior = node.prior
+            assert prior is not None
+            fill = 1.0 / len(edges)
+            sq = math.sqrt(node.visits + 1)
+            children = node.children
+            best_v = -1e9
+            best: Edge = edges[0]
+            for e in edges:
+                k = e[0]
+                ch = children.get(k)
+                p = prior.get(k, fill)
+                if ch is None or not ch.visits:
+                    v = node.fpu + c * p * sq
+                else:
+                    v = ch.total / ch.visits + c * p * sq / (1 + ch.visits)
+                if v > best_v:
+                    best_v, best = v, e
+            k, act = best
+            ch = children.get(k)
+            if ch is None:
+                ch = children[k] = _Node(kit.mover(g), k if act is None else None)
+                leaf_new = ch
+            path.append(ch)
+            node = ch
+            if act is None:
+                if leaf_new is not None:
+                    # a new hidden step: value the position before it
+                    break
+                continue
+            kit.apply(g, act)
+            if leaf_new is not None:
+                break
+        vals = self._values(g, leaf_new)
+        for nd in path:
+            nd.visits += 1
+            nd.total += vals[nd.mover]
+
+    def _values(self, g: Any, leaf: _Node | None) -> list[float]:
+        """Every seat's value of ``g``; the new ``leaf`` gets the network's policy there."""
+        kit = self.kit
+        table = self.enc.table(g)
+        seat = self._seat
+        if table.finished:
+            return kit.values(g, seat)
+        n = int(g.n)
+        if kit.finished(g):
+            v = self.net.value(table.encode(seat))
+            mover = seat
+        else:
+            mover = kit.mover(g)
+            legal = table.legal_actions()
+            probs, v = self.net.evaluate(table.encode(mover), legal)
+            if leaf is not None and leaf.hidden is None:
+                names = action_names(table, legal)
+                leaf.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
+                leaf.fpu = v
+        rest = (1.0 - v) / (n - 1) if n > 1 else 0.0
+        return [v if s == mover else rest for s in range(n)]
+
+
+def make_net(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
+    """The factory of ``net`` (``net:sample``, ``net:FILE``)."""
+    sample = False
+    weights: str | None = None
+    for part in filter(None, (p.strip() for p in (arg or "").split(":"))):
+        if part == "sample":
+            sample = True
+        else:
+            weights = part
+    return NetSearchBot(game, seed, weights=weights, iterations=0, sample=sample)
+
+
+def make_net_search(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
+    """The factory of ``ismcts+net``, ``ismcts+net:400it``, ``ismcts+net:1s:FILE``."""
+    budget, _, rest = (arg or "").partition(":")
+    its, secs = parse_budget(budget or f"{DEFAULT_ITERATIONS}it")
+    sample = False
+    weights: str | None = None
+    for part in filter(None, (p.strip() for p in rest.split(":"))):
+        if part == "sample":
+            sample = True
+        else:
+            weights = part
+    return NetSearchBot(game, seed, weights=weights, iterations=its, seconds=secs, sample=sample)
+
+
+__all__ = [
+    "C_PUCT",
+    "DEFAULT_ITERATIONS",
+    "NetSearchBot",
+    "has_network",
+    "load_network",
+    "make_net",
+    "make_net_search",
+    "shipped_weights",
+]

@@ -1,0 +1,204 @@
+"""``civcards train --game NAME``: expert iteration for the ``net`` and ``ismcts+net`` bots
+(:mod:`civcards.learn.loop`; needs PyTorch, the ``train`` extra)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .progress import progress_bar
+
+EXIT_USAGE = 2
+
+
+def run_train(
+    game_name: str | None,
+    out: str | None,
+    generations: int,
+    settings: dict[str, Any],
+    jobs: int,
+    ray: str | None,
+    as_json: bool,
+    show_progress: bool,
+) -> int:
+    from .games import resolve_game
+
+    try:
+        game = resolve_game(game_name)
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        return EXIT_USAGE
+    problems = []
+    if game.encoding() is None:
+        problems.append(f"{game.title} has no action encoding, so no network can learn it")
+    from ..bots.search import searchable
+
+    if not searchable(game):
+        problems.append(f"{game.title} cannot be searched, so it has no expert to learn from")
+    players = int(settings["players"])
+    if not game.min_players <= players <= game.max_players:
+        problems.append(f"--players must be from {game.min_players} to {game.max_players}")
+    for key, low in (
+        ("games", 1),
+        ("warm_games", 1),
+        ("iterations", 1),
+        ("epochs", 1),
+        ("warm_epochs", 1),
+        ("buffer", 1000),
+        ("gauntlet", 0),
+        ("gauntlet_search", 0),
+    ):
+        if int(settings[key]) < low:
+            problems.append(f"--{key.replace('_', '-')} must be at least {low}")
+    if generations < 1:
+        problems.append("--generations must be at least 1")
+    if jobs < 1:
+        problems.append("--jobs must be at least 1")
+    if ray is not None:
+        from ..sim.distributed import ray_available
+
+        if not ray_available():
+            problems.append(
+                "--ray needs Ray: pip install 'civcards[ray]' "
+                "(or make install EXTRAS=dev,web,research,sim,ray,train)"
+            )
+    path = Path(out) if out else Path("studies") / "learning" / game.name
+    if path.exists() and not path.is_dir():
+        problems.append(f"--out {str(path)!r} is a file: name a folder")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        problems.append("training needs PyTorch: pip install 'civcards[train]'")
+    if problems:
+        for p in problems:
+            typer.echo(f"error: {p}", err=True)
+        return EXIT_USAGE
+    from ..learn.loop import TrainConfig, run_training
+
+    cfg = TrainConfig(game=game.name, **settings)
+    bar = progress_bar(None, show_progress, transient=True)
+    tasks: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        task = tasks.get(stage)
+        if task is None:
+            task = tasks[stage] = bar.add_task(stage, total=total)
+        bar.update(task, completed=done, total=total)
+        if done >= total:
+            bar.remove_task(task)
+            del tasks[stage]
+
+    def log(line: str) -> None:
+        if not as_json:
+            bar.console.print(line)
+
+    try:
+        with bar:
+            state = run_training(
+                game, cfg, path, generations, jobs=jobs, ray=ray, progress=progress, log=log
+            )
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        typer.echo(
+            f"stopped: the run in {path} resumes from its last finished generation "
+            "with the same command",
+            err=True,
+        )
+        return 130
+    if as_json:
+        typer.echo(
+            json.dumps(
+                {"out": str(path), "generation": state["generation"], "curve": state["curve"]}
+            )
+        )
+    else:
+        typer.echo(
+            f"{state['generation'] + 1} generations in {path}; the latest network is "
+            f"{path / state['latest']} (copy it to the game's weights/policy.npz to ship it)"
+        )
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("train")
+    def train_cmd(
+        game_name: Annotated[
+            str | None, typer.Option("--game", "-g", help="The game (see `civcards games`).")
+        ] = None,
+        out: Annotated[
+            str | None,
+            typer.Option(
+                "--out",
+                "-o",
+                help="The run's folder (default studies/learning/<game>); "
+                "an existing run there is resumed.",
+            ),
+        ] = None,
+        generations: Annotated[
+            int, typer.Option("--generations", help="Train until this many generations are done.")
+        ] = 10,
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
+        players: Annotated[int, typer.Option("--players", "-p", help="Players.")] = 2,
+        warm_games: Annotated[
+            int, typer.Option("--warm-games", help="Greedy games imitated in generation 0.")
+        ] = 400,
+        games: Annotated[
+            int, typer.Option("--games", "-n", help="Self-play games a generation.")
+        ] = 40,
+        iterations: Annotated[
+            int, typer.Option("--iterations", help="Search iterations a self-play decision.")
+        ] = 100,
+        epochs: Annotated[int, typer.Option("--epochs", help="Passes over the buffer.")] = 3,
+        warm_epochs: Annotated[
+            int, typer.Option("--warm-epochs", help="Passes over generation 0's examples.")
+        ] = 6,
+        buffer: Annotated[
+            int, typer.Option("--buffer", help="Examples kept in the replay buffer.")
+        ] = 200_000,
+        hidden: Annotated[int, typer.Option("--hidden", help="First hidden layer's units.")] = 256,
+        trunk: Annotated[int, typer.Option("--trunk", help="Second hidden layer's units.")] = 128,
+        gauntlet: Annotated[
+            int, typer.Option("--gauntlet", help="Games of net against greedy a generation.")
+        ] = 20,
+        gauntlet_search: Annotated[
+            int,
+            typer.Option(
+                "--gauntlet-search", help="Games of ismcts+net against ismcts:1000it a generation."
+            ),
+        ] = 2,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        ray: Annotated[
+            str | None,
+            typer.Option(
+                "--ray", help="Play the games on Ray: 'local' or a cluster's address (extra 'ray')."
+            ),
+        ] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        no_progress: Annotated[
+            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
+        ] = False,
+    ) -> None:
+        """Teach the `net` bot by expert iteration: self-play by the search guided by the
+        network, checkpoints every generation (resumed), a learning curve (needs PyTorch)."""
+        settings = {
+            "seed": seed,
+            "players": players,
+            "warm_games": warm_games,
+            "games": games,
+            "iterations": iterations,
+            "epochs": epochs,
+            "warm_epochs": warm_epochs,
+            "buffer": buffer,
+            "hidden": hidden,
+            "trunk": trunk,
+            "gauntlet": gauntlet,
+            "gauntlet_search": gauntlet_search,
+        }
+        raise typer.Exit(
+            run_train(game_name, out, generations, settings, jobs, ray, as_json, not no_progress)
+        )

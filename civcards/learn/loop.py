@@ -1,0 +1,327 @@
+"""``civcards train``: expert iteration in generations, with checkpoints and a learning curve.
+
+A run lives in one folder (``--out``):
+
+* ``run.json``: the settings, the last finished generation, the curve (per
+  generation: examples, losses, the gauntlet's win rates) — written last, so a
+  run killed mid-generation resumes at that generation's start;
+* ``net-gNNN.npz``: the network after generation N (the last two are kept;
+  the newest is the one to ship);
+* ``buffer-gNNN.npz``: the replay buffer after generation N (not to commit;
+  without it a resumed run starts with an empty buffer);
+* ``curve.json`` and ``curve.png``: the learning curve.
+
+Generation 0 is the warm start: ``warm_games`` games of the teacher (``greedy``)
+against itself, the network trained to imitate its moves and predict the
+outcomes. Every later generation plays ``games`` self-play games of
+``ismcts+net:<iterations>it`` with the last network, adds their examples to the
+buffer (the last ``buffer`` examples are kept), trains a fresh optimiser for
+``epochs`` passes over the buffer, and plays the gauntlet: ``gauntlet`` games of
+``net`` against ``greedy`` and ``gauntlet_search`` games of
+``ismcts+net:<iterations>it`` against ``ismcts:1000it``, seats rotated, deals
+fixed by the seed (the same deals every generation).
+
+Everything is drawn from the run's seed and the generation, and the network
+always continues from its saved file, so a resumed run makes the same next
+generation as one that was never stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bots.policy_net import PolicyValueNet
+from ..game_api import Game
+from ..sim.arena import ArenaConfig, run_arena
+from ..sim.simulate import run_indexed
+from .selfplay import ExampleConfig, Examples, play_example_game
+
+#: what a progress callback receives: (stage, done, total)
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    game: str
+    seed: int = 0
+    players: int = 2
+    warm_games: int = 400
+    games: int = 40
+    iterations: int = 100
+    epochs: int = 3
+    warm_epochs: int = 6
+    buffer: int = 200_000
+    hidden: int = 256
+    trunk: int = 128
+    gauntlet: int = 20
+    gauntlet_search: int = 2
+    search_opponent: str = "ismcts:1000it"
+    sample_moves: int = 10
+
+
+def _path(out: Path, kind: str, gen: int) -> Path:
+    return out / f"{kind}-g{gen:03d}.npz"
+
+
+def read_run(out: Path) -> dict[str, Any] | None:
+    p = out / "run.json"
+    if not p.is_file():
+        return None
+    data: dict[str, Any] = json.loads(p.read_text())
+    return data
+
+
+def _write_json(p: Path, data: Any) -> None:
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    tmp.replace(p)
+
+
+def _save_buffer(p: Path, data: Examples) -> None:
+    tmp = p.with_name(p.name + ".tmp.npz")
+    with open(tmp, "wb") as f:
+        np.savez(f, obs=data.obs, actions=data.actions, shares=data.shares, outcomes=data.outcomes)
+    tmp.replace(p)
+
+
+def _load_buffer(p: Path, obs_size: int) -> Examples:
+    if not p.is_file():
+        return Examples.empty(obs_size)
+    with np.load(p) as z:
+        return Examples(z["obs"], z["actions"], z["shares"], z["outcomes"])
+
+
+def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any], None]:
+    """A callback that counts its calls to ``progress`` as the stage's done of ``total``."""
+    done = [0]
+
+    def tick(_: Any) -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(stage, done[0], total)
+
+    return tick
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95 % interval of a win rate."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def gauntlet(
+    game: Game,
+    cfg: TrainConfig,
+    weights: Path,
+    jobs: int,
+    ray: str | None,
+    progress: Progress | None,
+) -> dict[str, Any]:
+    """The generation's fixed-seed matches: ``net`` vs greedy, ``ismcts+net`` vs the search."""
+    out: dict[str, Any] = {}
+    matches = [
+        ("net_vs_greedy", f"net:{weights}", "greedy", cfg.gauntlet),
+        (
+            "search_vs_ismcts",
+            f"ismcts+net:{cfg.iterations}it:{weights}",
+            cfg.search_opponent,
+            cfg.gauntlet_search,
+        ),
+    ]
+    for key, mine, theirs, games in matches:
+        if games <= 0:
+            continue
+        tick = _counter(progress, f"gauntlet {key}", games)
+        arena = ArenaConfig(bots=(mine, theirs), games=games, players=cfg.players, seed=cfg.seed)
+        summary = run_arena(arena, jobs=jobs, on_result=tick, game=game, ray=ray)
+        wins = float(summary.wins.get(mine, 0.0))
+        lo, hi = wilson(wins, games)
+        out[key] = {
+            "games": games,
+            "wins": wins,
+            "rate": wins / games,
+            "low": lo,
+            "high": hi,
+            "seconds_per_move": summary.seconds_per_move(mine),
+        }
+    return out
+
+
+def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
+    """``curve.png``: the gauntlet's win rates by generation (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - the train extra has it
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    gens = [c["generation"] for c in curve]
+    for key, label in (
+        ("net_vs_greedy", "net vs greedy"),
+        ("search_vs_ismcts", "ismcts+net vs ismcts:1000it"),
+    ):
+        pts = [(c["generation"], c["gauntlet"][key]) for c in curve if key in c.get("gauntlet", {})]
+        if pts:
+            ax.errorbar(
+                [g for g, _ in pts],
+                [m["rate"] for _, m in pts],
+                yerr=[
+                    [m["rate"] - m["low"] for _, m in pts],
+                    [m["high"] - m["rate"] for _, m in pts],
+                ],
+                marker="o",
+                capsize=3,
+                label=label,
+            )
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_xlabel("generation (0: imitation of greedy)")
+    ax.set_ylabel("win rate (Wilson 95 %)")
+    ax.set_ylim(0, 1)
+    if gens:
+        ax.set_xlim(min(gens) - 0.5, max(gens) + 0.5)
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(out / "curve.png", dpi=80)
+    plt.close(fig)
+
+
+def run_training(
+    game: Game,
+    cfg: TrainConfig,
+    out: Path,
+    generations: int,
+    *,
+    jobs: int = 1,
+    ray: str | None = None,
+    progress: Progress | None = None,
+    log: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) the training in ``out`` until ``generations`` generations are done.
+
+    A folder that holds a run is resumed with its own settings (ValueError with a
+    sentence if ``cfg`` differs in anything but the gauntlet's sizes).
+    """
+    from . import torch_net
+
+    out.mkdir(parents=True, exist_ok=True)
+    enc = game.encoding()
+    if enc is None:
+        raise ValueError(f"{game.title} has no action encoding, so no network can learn it")
+    obs_size = int(enc.observation_shape[0])
+    state = read_run(out)
+    if state is not None:
+        saved = TrainConfig(**state["config"])
+        keep = ("gauntlet", "gauntlet_search")
+        diff = [k for k, v in asdict(cfg).items() if k not in keep and getattr(saved, k) != v]
+        if diff:
+            raise ValueError(
+                f"{out} holds a run with other settings ({', '.join(diff)}): "
+                "resume it with the same ones or train into another folder"
+            )
+    else:
+        state = {"config": asdict(cfg), "generation": -1, "curve": [], "game": game.name}
+    say = log or (lambda _: None)
+    while state["generation"] + 1 < generations:
+        gen = state["generation"] + 1
+        t0 = time.perf_counter()
+        prev = state["generation"]
+        if gen == 0:
+            ecfg = ExampleConfig(game.name, "imitate", cfg.seed, gen, cfg.players, teacher="greedy")
+            count = cfg.warm_games
+        else:
+            ecfg = ExampleConfig(
+                game.name,
+                "search",
+                cfg.seed,
+                gen,
+                cfg.players,
+                weights=str(_path(out, "net", prev)),
+                iterations=cfg.iterations,
+                sample_moves=cfg.sample_moves,
+            )
+            count = cfg.games
+        tick = _counter(progress, f"generation {gen}: games", count)
+        parts = run_indexed(
+            play_example_game, ecfg, count, jobs=jobs, game=game, on_result=tick, ray=ray
+        )
+        fresh = Examples.join(parts, obs_size)
+        buf = _load_buffer(_path(out, "buffer", prev), obs_size) if gen > 0 else None
+        data = Examples.join([buf, fresh] if buf is not None else [fresh], obs_size).tail(
+            cfg.buffer
+        )
+        t_play = time.perf_counter() - t0
+        if gen == 0:
+            net = PolicyValueNet.fresh(
+                obs_size,
+                int(enc.action_size),
+                cfg.hidden,
+                cfg.trunk,
+                seed=cfg.seed,
+                meta={"game": game.name, "players": cfg.players},
+            )
+            mean, scale = torch_net.input_statistics(data)
+            net.arrays["mean"][:] = mean
+            net.arrays["scale"][:] = scale
+            net = PolicyValueNet(net.arrays, net.meta)
+            epochs = cfg.warm_epochs
+        else:
+            net = PolicyValueNet.load(_path(out, "net", prev))
+            epochs = cfg.epochs
+        on_batch = _counter(
+            progress, f"generation {gen}: training", epochs * math.ceil(len(data) / 256)
+        )
+        net, losses = torch_net.train(
+            net, data, epochs=epochs, seed=cfg.seed * 1000 + gen, on_batch=on_batch
+        )
+        net.meta.update({"generation": gen, "seed": cfg.seed, "config": asdict(cfg)})
+        net.save(_path(out, "net", gen))
+        _save_buffer(_path(out, "buffer", gen), data)
+        t_train = time.perf_counter() - t0 - t_play
+        results = gauntlet(game, cfg, _path(out, "net", gen), jobs, ray, progress)
+        entry = {
+            "generation": gen,
+            "examples": len(fresh),
+            "buffer": len(data),
+            "losses": losses,
+            "gauntlet": results,
+            "seconds": {
+                "play": round(t_play, 1),
+                "train": round(t_train, 1),
+                "gauntlet": round(time.perf_counter() - t0 - t_play - t_train, 1),
+            },
+        }
+        state["curve"] = [c for c in state["curve"] if c["generation"] < gen] + [entry]
+        state["generation"] = gen
+        state["latest"] = _path(out, "net", gen).name
+        _write_json(out / "curve.json", state["curve"])
+        plot_curve(out, state["curve"], f"{game.title}: expert iteration (seed {cfg.seed})")
+        _write_json(out / "run.json", state)
+        for kind in ("net", "buffer"):
+            for old in out.glob(f"{kind}-g*.npz"):
+                if old.name not in (_path(out, kind, gen).name, _path(out, kind, prev).name):
+                    old.unlink()
+        say(
+            f"generation {gen}: {len(fresh)} examples, losses "
+            f"{losses['policy']:.3f}/{losses['value']:.3f}, "
+            + ", ".join(f"{k} {v['rate']:.1%}" for k, v in results.items())
+        )
+    return state
+
+
+__all__ = ["TrainConfig", "gauntlet", "plot_curve", "read_run", "run_training", "wilson"]

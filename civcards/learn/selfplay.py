@@ -1,0 +1,168 @@
+"""Self-play games that make a network's training examples (NumPy only; no PyTorch).
+
+A game gives one example per searched top-level decision: the seat's
+observation vector, the target policy (each first action's share of the
+search's root visits, or the imitated bot's move) and, once the game is over,
+the seat's outcome (its share of the victory). Two kinds of games:
+
+* **imitation** (``mode="imitate"``, the warm start): every seat is the
+  teacher bot (``greedy``); the target is the teacher's move;
+* **search** (``mode="search"``, expert iteration): every seat is
+  ``ismcts+net`` with the current network; the first ``sample_moves``
+  decisions of each seat are drawn in proportion to the visits (variety),
+  the others are the most visited.
+
+:func:`play_example_game` is a pure function of its config and index, so the
+games may be spread over processes or Ray (:func:`civcards.sim.simulate.run_indexed`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..bots import make_bot
+from ..bots.base import bot_choice
+from ..bots.netsearch import NetSearchBot, load_network
+from ..game_api import Game, default_options
+
+#: the most actions a target keeps (the largest shares)
+TARGET_WIDTH = 16
+
+
+@dataclass(frozen=True)
+class ExampleConfig:
+    """The games of one generation: ``mode`` ``imitate`` or ``search``."""
+
+    game: str
+    mode: str
+    seed: int
+    generation: int
+    players: int = 2
+    weights: str = ""
+    iterations: int = 100
+    sample_moves: int = 10
+    teacher: str = "greedy"
+
+
+@dataclass
+class Examples:
+    """Training examples: observations, sparse targets (actions, shares) and outcomes."""
+
+    obs: npt.NDArray[np.float16]
+    actions: npt.NDArray[np.int32]
+    shares: npt.NDArray[np.float32]
+    outcomes: npt.NDArray[np.float32]
+
+    @classmethod
+    def empty(cls, obs_size: int) -> Examples:
+        return cls(
+            np.zeros((0, obs_size), np.float16),
+            np.zeros((0, TARGET_WIDTH), np.int32),
+            np.zeros((0, TARGET_WIDTH), np.float32),
+            np.zeros(0, np.float32),
+        )
+
+    def __len__(self) -> int:
+        return int(self.outcomes.shape[0])
+
+    @classmethod
+    def join(cls, parts: list[Examples], obs_size: int) -> Examples:
+        if not parts:
+            return cls.empty(obs_size)
+        return cls(
+            np.concatenate([p.obs for p in parts]),
+            np.concatenate([p.actions for p in parts]),
+            np.concatenate([p.shares for p in parts]),
+            np.concatenate([p.outcomes for p in parts]),
+        )
+
+    def tail(self, keep: int) -> Examples:
+        """The last ``keep`` examples (the replay buffer's window)."""
+        if len(self) <= keep:
+            return self
+        return Examples(
+            self.obs[-keep:], self.actions[-keep:], self.shares[-keep:], self.outcomes[-keep:]
+        )
+
+
+def game_seed(cfg: ExampleConfig, i: int) -> int:
+    return random.Random(f"civcards-learn:{cfg.seed}:{cfg.generation}:{cfg.mode}:{i}").getrandbits(
+        62
+    )
+
+
+def _pack(rows: list[tuple[Any, dict[int, float], int]], outcome: list[float]) -> Examples:
+    n = len(rows)
+    obs_size = int(np.asarray(rows[0][0]).shape[0]) if rows else 0
+    obs = np.zeros((n, obs_size), np.float16)
+    acts = np.zeros((n, TARGET_WIDTH), np.int32)
+    shares = np.zeros((n, TARGET_WIDTH), np.float32)
+    outs = np.zeros(n, np.float32)
+    for r, (x, target, seat) in enumerate(rows):
+        obs[r] = x
+        top = sorted(target.items(), key=lambda t: -t[1])[:TARGET_WIDTH]
+        total = sum(w for _, w in top)
+        for j, (a, w) in enumerate(top):
+            acts[r, j] = a
+            shares[r, j] = w / total
+        outs[r] = outcome[seat]
+    return Examples(obs, acts, shares, outs)
+
+
+def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
+    """Game ``i`` of the generation, played to the end; its examples."""
+    gseed = game_seed(cfg, i)
+    n = cfg.players
+    state = game.new_state(n, game.check_options(n, default_options(game)), gseed)
+    enc = game.encoding()
+    if enc is None:
+        raise ValueError(f"{game.title} has no action encoding, so no network can learn it")
+    rows: list[tuple[Any, dict[int, float], int]] = []
+    if cfg.mode == "imitate":
+        bots = [make_bot(game, cfg.teacher, seed=gseed + 1 + s) for s in range(n)]
+        while state.to_move is not None:
+            seat = state.to_move
+            pick = bot_choice(bots[seat], game, state)
+            if len(game.choices(state)) > 1:
+                table = enc.table(state)
+                acts = enc.action_of(table, pick.text)
+                rows.append((table.encode(seat), {acts[0]: 1.0}, seat))
+            game.apply_choice(state, pick)
+    elif cfg.mode == "search":
+        net = load_network(game, cfg.weights)
+        searchers = [
+            NetSearchBot(game, gseed + 1 + s, net=net, iterations=cfg.iterations) for s in range(n)
+        ]
+        made = [0] * n
+        for b in searchers:
+            b.records = []
+        while state.to_move is not None:
+            seat = state.to_move
+            bot = searchers[seat]
+            bot.sample = made[seat] < cfg.sample_moves
+            records = bot.records
+            assert records is not None
+            before = len(records)
+            pick = bot_choice(bot, game, state)
+            for x, target in records[before:]:
+                rows.append((x, target, seat))
+                made[seat] += 1
+            game.apply_choice(state, pick)
+    else:
+        raise ValueError(f"examples mode {cfg.mode!r} is not one of: imitate, search")
+    res = game.result(state)
+    outcome = [0.0] * n
+    if res is not None and res.winners:
+        for w in res.winners:
+            outcome[w] = 1.0 / len(res.winners)
+    else:
+        outcome = [1.0 / n] * n
+    return _pack(rows, outcome)
+
+
+__all__ = ["TARGET_WIDTH", "ExampleConfig", "Examples", "game_seed", "play_example_game"]
