@@ -1,8 +1,9 @@
 """Civilization: The Card Game (Firaxis, 2006): the rules engine and its notation.
 
-Standard library only. The rules are ``shared/civ4/RULES.md`` (C1-C72, RU1-RU32,
-variants), the notation ``shared/civ4/NOTATION.md``; the card set in
-``cards.toml`` is RECONSTRUCTED (the original card list is not public).
+Standard library only. The rules are ``docs/rules/civ4.md`` (C1-C72, RU1-RU32,
+variants, clarifications; "RULES.md" in the code's comments), the notation
+``docs/notation/civ4.md`` ("NOTATION.md"); the card sets in ``cards*.toml`` are
+RECONSTRUCTED (the original card list is not public).
 
 Usage::
 

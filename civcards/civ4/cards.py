@@ -1,16 +1,17 @@
 """The card set of Civilization: The Card Game (C1-C7, C47, C52), read from ``cards.toml``.
 
 RECONSTRUCTED: the original card list is not public. The package ships three
-versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`):
+versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`);
+``docs/rules/civ4.md`` shows every card of each (``scripts/rules_tables.py``):
 
-* ``reconstructed-1``: ``cards.toml``, a byte-identical copy of
-  ``shared/civ4/cards.toml``, the original reconstruction. A record whose
+* ``reconstructed-1``: ``cards.toml``, the original reconstruction (kept
+  byte for byte as the specification wrote it). A record whose
   ``options`` name no card set is read with it (so every example of
   NOTATION.md replays as written), and so is a game the engine's
   ``new_game`` makes without the ``cards`` option.
 * ``reconstructed-2``: ``cards-reconstructed-2.toml``, the same cards tuned by
   the balance study (``studies/civ4-balance/README.md``, changelog) through the
-  knobs of ``shared/civ4/DESIGN-NOTES.md`` section 6 only. New games of the
+  tuning knobs of ``docs/rules/civ4.md`` (design notes) only. New games of the
   platform (``civcards play``, the web lobby, ``civcards simulate``) use it
   unless told otherwise (:data:`DEFAULT_CARD_SET`).
 * ``reconstructed-3``: ``cards-reconstructed-3.toml``, reconstructed-2 with

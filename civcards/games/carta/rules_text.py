@@ -1,7 +1,7 @@
 """CIV's texts for players beyond the table: the rules page and the card reference.
 
 The rules page is written for players (short, with examples) in each language, one
-CommonMark file per language in ``rules/`` (from ``../shared/RULES.md``, in our own
+CommonMark file per language in ``rules/`` (from ``docs/rules/carta.md``, in our own
 words; the names of things are the rulebooks' own). The card reference is built from
 the catalogues (:mod:`civcards.i18n`): every domain with its three effects, every
 effect with what it does, and the markers.

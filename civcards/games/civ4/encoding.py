@@ -8,7 +8,7 @@ Actions: tokens of the canonical move
 -------------------------------------
 A civ4 move can be large (a plot payment, a collect over many plots, an attack
 split over two defenders, a list of blocks), so an action is one *token* of
-the move's canonical text (``shared/civ4/NOTATION.md``), and a move is the
+the move's canonical text (``docs/notation/civ4.md``), and a move is the
 sequence of its tokens. :data:`ACTIONS` is the fixed vocabulary, built from
 the card data (``cards.toml``), with seats relative to the acting seat:
 

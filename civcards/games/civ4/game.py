@@ -66,7 +66,7 @@ def _first_bad(options: Mapping[str, Any]) -> OptionsError | None:
 
 
 class Civ4Game:
-    """Civilization: The Card Game (Firaxis, 2006), rules C1–C72 of ``shared/civ4/RULES.md``.
+    """Civilization: The Card Game (Firaxis, 2006), rules C1–C72 of ``docs/rules/civ4.md``.
 
     The card set is RECONSTRUCTED: the original card list was never published.
     """

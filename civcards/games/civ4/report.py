@@ -1,8 +1,8 @@
-"""civ4's parts of ``civcards report``: the sixteen balance questions of DESIGN-NOTES.md.
+"""civ4's parts of ``civcards report``: the sixteen balance questions (design notes).
 
 :func:`report_overview` reads every row of the report at once (rows of
 :mod:`civcards.games.civ4.sim`) and answers Q1–Q16 of
-``shared/civ4/DESIGN-NOTES.md`` (section 6) one by one: the measured figure,
+``docs/rules/civ4.md`` (design notes, balance questions) one by one: the measured figure,
 its 95 % interval, the target, and whether it is met. :func:`report_sections`
 adds one per-configuration table to the generic part of the report.
 

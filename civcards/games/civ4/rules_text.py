@@ -2,7 +2,7 @@
 the card reference.
 
 The rules page is written for players (short, with examples) in each language, one
-CommonMark file per language in ``rules/`` (from ``../shared/civ4/RULES.md``, in our
+CommonMark file per language in ``rules/`` (from ``docs/rules/civ4.md``, in our
 own words), its numbers (``{pop_base}``, ``{draw}``…) filled from the card set of the
 game it is shown for (new games': :data:`~civcards.civ4.options.DEFAULT_CARD_SET`). The
 card reference lists every card of that packaged set with what it does

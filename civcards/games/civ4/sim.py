@@ -1,6 +1,6 @@
 """civ4's columns in the rows of ``civcards simulate --out``: the figures of the balance study.
 
-The sixteen balance questions of ``shared/civ4/DESIGN-NOTES.md`` (section 6)
+The sixteen balance questions of ``docs/rules/civ4.md`` (design notes, Q1–Q16)
 need more than who won. :func:`sim_row` computes them after the game, from
 the finished state and its move record: it replays the moves from the same
 piles (:func:`civcards.civ4.state_from_piles`, the same seed, so the same
