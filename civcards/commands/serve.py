@@ -109,11 +109,22 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--trust-proxy",
-                help="Believe the proxy's X-Forwarded-Host (the Host and Origin checks use it). "
-                "Only when the server can be reached through the proxy alone.",
+                help="Believe the X-Forwarded-For, -Proto and -Host of the proxies of "
+                "--trusted-proxies (the client's address, the Host and Origin checks use "
+                "them). Without it every forwarding header is ignored: the client is the "
+                "socket's peer.",
                 envvar="CIVCARDS_TRUST_PROXY",
             ),
         ] = False,
+        trusted_proxies: Annotated[
+            str | None,
+            typer.Option(
+                "--trusted-proxies",
+                help="With --trust-proxy: the proxies' addresses or networks, comma-separated "
+                "(10.0.0.2,10.1.0.0/16). Default: 127.0.0.1,::1 (a proxy on this machine).",
+                envvar="CIVCARDS_TRUSTED_PROXIES",
+            ),
+        ] = None,
     ) -> None:
         """Run the web table: play in the browser or over the HTTP API (/docs)."""
         try:
@@ -185,14 +196,19 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             typer.echo(f"error: {e}", err=True)
             raise typer.Exit(2) from None
-        security = Security.from_env(
-            {
-                "CIVCARDS_ALLOWED_HOSTS": allowed_hosts or "",
-                "CIVCARDS_ALLOWED_ORIGINS": allowed_origins or "",
-                "CIVCARDS_TRUST_PROXY": "1" if trust_proxy else "",
-            },
-            listen=host,
-        )
+        try:
+            security = Security.from_env(
+                {
+                    "CIVCARDS_ALLOWED_HOSTS": allowed_hosts or "",
+                    "CIVCARDS_ALLOWED_ORIGINS": allowed_origins or "",
+                    "CIVCARDS_TRUST_PROXY": "1" if trust_proxy else "",
+                    "CIVCARDS_TRUSTED_PROXIES": trusted_proxies or "",
+                },
+                listen=host,
+            )
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from None
         try:
             application = create_app(
                 db,
@@ -225,6 +241,11 @@ def register(app: typer.Typer) -> None:
                 access_log=True,
                 ws_ping_interval=20,
                 ws_max_size=limits.ws_hard_cap(),
+                # Uvicorn believes 127.0.0.1's X-Forwarded-For by default: a client there
+                # could name its own address. The app believes a proxy only with
+                # --trust-proxy, and only a listed one (security.ProxyMiddleware)
+                proxy_headers=False,
+                forwarded_allow_ips="",
             )
         finally:
             if prof is not None:

@@ -58,8 +58,8 @@ from .models import (
 from .review import review_router
 from .rules import router as rules_router
 from .security import (
-    ForwardedHostMiddleware,
     HostCheckMiddleware,
+    ProxyMiddleware,
     Security,
     SecurityHeadersMiddleware,
 )
@@ -360,8 +360,8 @@ def create_app(
         exempt=("/healthz", "/readyz"),
         valid_token=server.has_token,
     )
-    # outermost last: the proxy's host first, then every answer's headers (429 and 400
-    # included), then the Host check
+    # outermost last: a trusted proxy's client and host first, then every answer's headers
+    # (429 and 400 included), then the Host check
     app.add_middleware(
         HostCheckMiddleware,
         allowed_hosts=list(security.allowed_hosts),
@@ -369,7 +369,7 @@ def create_app(
     )
     app.add_middleware(SecurityHeadersMiddleware)
     if security.trust_proxy:
-        app.add_middleware(ForwardedHostMiddleware)
+        app.add_middleware(ProxyMiddleware, security=security)
     app.state.security = security
     slots = WsSlots(limits)
 

@@ -170,8 +170,8 @@ class RateLimiter:
 
 
 def client_address(scope: Scope) -> str:
-    """The client's address (Uvicorn takes it from ``X-Forwarded-For`` only from a trusted
-    proxy: ``--forwarded-allow-ips``)."""
+    """The client's address: the socket's peer, or with ``--trust-proxy`` the one a listed
+    proxy forwarded (:class:`~civcards.server.security.ProxyMiddleware`)."""
     client = scope.get("client")
     return str(client[0]) if client else "?"
 

@@ -2,8 +2,12 @@
 the WebSocket ``Origin``.
 
 The ``Host`` check is Starlette's :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware`;
-behind a proxy that rewrites ``Host``, :class:`ForwardedHostMiddleware` (``--trust-proxy``)
-first puts the proxy's ``X-Forwarded-Host`` in its place. Seat tokens travel in headers and
+behind a proxy that rewrites ``Host``, :class:`ProxyMiddleware` (``--trust-proxy``) first
+puts the proxy's ``X-Forwarded-Host`` in its place. The client's address (the limits per
+address, the logs) is the socket's peer: ``civcards serve`` tells Uvicorn to believe no
+forwarding header, and only with ``--trust-proxy``, and only from a peer among
+``--trusted-proxies``, does :class:`ProxyMiddleware` take the client's address, scheme and
+host from the proxy's ``X-Forwarded-For``, ``X-Forwarded-Proto`` and ``X-Forwarded-Host``. Seat tokens travel in headers and
 WebSocket messages, never in cookies, so no check of ``Origin`` is needed for HTTP requests
 (a page elsewhere cannot make a browser send a token it does not know); the WebSocket's
 ``Origin`` is checked all the same, so that no other site can open a live view from a
@@ -13,9 +17,11 @@ credential; the changes made with it need its CSRF token and a same-site ``Origi
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
@@ -54,6 +60,26 @@ LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 ENV_HOSTS = "CIVCARDS_ALLOWED_HOSTS"
 ENV_ORIGINS = "CIVCARDS_ALLOWED_ORIGINS"
 ENV_TRUST_PROXY = "CIVCARDS_TRUST_PROXY"
+ENV_TRUSTED_PROXIES = "CIVCARDS_TRUSTED_PROXIES"
+
+#: the proxies believed by default with ``--trust-proxy``: one on the same machine
+DEFAULT_PROXIES = ("127.0.0.1", "::1")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_proxies(entries: Sequence[str], where: str) -> tuple[Network, ...]:
+    """Addresses (``10.0.0.2``) and networks (``10.0.0.0/8``) of trusted proxies;
+    ValueError with a sentence naming ``where`` for one that is neither."""
+    out = []
+    for e in entries:
+        try:
+            out.append(ipaddress.ip_network(e, strict=False))
+        except ValueError:
+            raise ValueError(
+                f"{where}: {e!r} is not an IP address or network (10.0.0.2, 10.0.0.0/8)"
+            ) from None
+    return tuple(out)
 
 
 def split_list(text: str | None) -> list[str]:
@@ -69,11 +95,32 @@ def is_loopback(host: str) -> bool:
 class Security:
     """Which ``Host`` names the server answers (``*``: any; ``*.example.org``: its
     subdomains), which other origins may open its WebSockets (its own is always allowed),
-    and whether a proxy's ``X-Forwarded-Host`` is believed."""
+    and whether a proxy's ``X-Forwarded-*`` headers are believed (``trust_proxy``), from
+    which peers (``proxies``: addresses and networks)."""
 
     allowed_hosts: tuple[str, ...] = ("*",)
     allowed_origins: tuple[str, ...] = ()
     trust_proxy: bool = False
+    proxies: tuple[str, ...] = DEFAULT_PROXIES
+
+    def __post_init__(self) -> None:
+        parse_proxies(self.proxies, "--trusted-proxies")
+
+    @cached_property
+    def networks(self) -> tuple[Network, ...]:
+        """:attr:`proxies` as networks (an address: a network of one)."""
+        return parse_proxies(self.proxies, "--trusted-proxies")
+
+    def trusts(self, peer: str | None) -> bool:
+        """Whether the forwarding headers of a request from ``peer`` are believed: only with
+        :attr:`trust_proxy`, from a listed proxy."""
+        if not self.trust_proxy or not peer:
+            return False
+        try:
+            addr = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(addr in n for n in self.networks)
 
     @classmethod
     def from_env(
@@ -86,10 +133,13 @@ class Security:
         hosts = split_list(env.get(ENV_HOSTS))
         if not hosts:
             hosts = list(LOOPBACK_HOSTS) if listen is not None and is_loopback(listen) else ["*"]
+        proxies = tuple(split_list(env.get(ENV_TRUSTED_PROXIES))) or DEFAULT_PROXIES
+        parse_proxies(proxies, ENV_TRUSTED_PROXIES)  # a bad entry: a sentence naming it
         return cls(
             allowed_hosts=tuple(hosts),
             allowed_origins=tuple(normalize_origin(o) for o in split_list(env.get(ENV_ORIGINS))),
             trust_proxy=env.get(ENV_TRUST_PROXY, "").strip().lower() in ("1", "true", "yes", "on"),
+            proxies=proxies,
         )
 
     def origin_allowed(self, origin: str | None, host: str | None) -> bool:
@@ -151,21 +201,45 @@ class HostCheckMiddleware(TrustedHostMiddleware):
         await super().__call__(scope, receive, send)
 
 
-class ForwardedHostMiddleware:
-    """ASGI middleware (``--trust-proxy``): a request's ``Host`` is the first
-    ``X-Forwarded-Host`` the proxy sent, when it sent one."""
+class ProxyMiddleware:
+    """ASGI middleware (``--trust-proxy``): a request whose peer is a trusted proxy
+    (:meth:`Security.trusts`) has the client's address of its ``X-Forwarded-For`` (the
+    nearest address that is no trusted proxy), the scheme of its ``X-Forwarded-Proto`` and
+    the ``Host`` of its first ``X-Forwarded-Host``. Any other request's headers change
+    nothing: a client cannot name its own address."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, security: Security) -> None:
         self.app = app
+        self.security = security
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
-            fwd = Headers(scope=scope).get("x-forwarded-host")
-            if fwd:
-                host = fwd.split(",")[0].strip().encode("latin-1")
-                raw = [(k, v) for k, v in scope["headers"] if k != b"host"]
-                scope = dict(scope, headers=[*raw, (b"host", host)])
+            peer = scope.get("client")
+            if self.security.trusts(peer[0] if peer else None):
+                self.forward(scope)
         await self.app(scope, receive, send)
+
+    def forward(self, scope: Scope) -> None:
+        """Believe the proxy: changed in place, so that the server's access log names the
+        client too."""
+        headers = Headers(scope=scope)
+        hops = [h.strip() for h in ",".join(headers.getlist("x-forwarded-for")).split(",")]
+        hops = [h for h in hops if h]
+        if hops:
+            client = hops[0]
+            for hop in reversed(hops):  # the nearest hop no trusted proxy added
+                client = hop
+                if not self.security.trusts(hop):
+                    break
+            scope["client"] = (client, 0)
+        proto = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+        if proto in ("http", "https"):
+            scope["scheme"] = proto if scope["type"] == "http" else proto.replace("http", "ws")
+        fwd = headers.get("x-forwarded-host")
+        if fwd:
+            host = fwd.split(",")[0].strip().encode("latin-1")
+            raw = [(k, v) for k, v in scope["headers"] if k != b"host"]
+            scope["headers"] = [*raw, (b"host", host)]
 
 
 class SecurityHeadersMiddleware:

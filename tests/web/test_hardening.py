@@ -5,6 +5,7 @@ their Content-Security-Policy, and no cookies."""
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
             "https://friends.example.net",
             "--trust-proxy",
         ],
+        env=FEW_GAMES,
     )
     s.start()
     yield s
@@ -180,3 +182,93 @@ def test_pages_run_under_their_policy(server: ServerProcess, tmp_path: Path) -> 
             assert problems == []
         finally:
             b.close()
+
+
+# -- the client's address: the socket's peer, or a listed proxy's X-Forwarded-For --------
+
+#: games per address: 3 at once, then one per 100 s (the test servers turn it off)
+FEW_GAMES = {"CIVCARDS_CREATE_RATE": "0.01", "CIVCARDS_CREATE_BURST": "3"}
+GAME = {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+def creations(s: ServerProcess, host: str | None = None) -> list[int]:
+    """Six game creations, each claiming to come from another address through every
+    forwarding header there is."""
+    codes = []
+    for i in range(6):
+        headers = {
+            "X-Forwarded-For": f"203.0.113.{i + 1}",
+            "Forwarded": f"for=198.51.100.{i + 1};proto=https",
+            "X-Real-IP": f"192.0.2.{i + 1}",
+            "X-Forwarded-Proto": "https",
+        }
+        if host is not None:
+            headers["Host"] = host
+        codes.append(httpx.post(s.base + "/api/games", json=GAME, headers=headers).status_code)
+    return codes
+
+
+def test_without_trust_proxy_the_client_is_the_sockets_peer(tmp_path: Path) -> None:
+    """Issue 38, defect 10: Uvicorn believed 127.0.0.1's X-Forwarded-For, so a client picked
+    its own address: 0 of 40 creations were refused. Without ``--trust-proxy`` every
+    forwarding header is ignored."""
+    s = ServerProcess(tmp_path / "plain.db", env=FEW_GAMES)
+    s.start()
+    try:
+        assert creations(s) == [201] * 3 + [429] * 3
+        # the log names the peer, never an address a header made up
+        log = s.log()
+        assert "203.0.113." not in log and "198.51.100." not in log
+        assert "127.0.0.1:" in log
+    finally:
+        s.stop()
+
+
+def test_with_trust_proxy_a_listed_proxy_names_the_client(
+    tmp_path: Path, proxied: ServerProcess
+) -> None:
+    """Behind a proxy (127.0.0.1 by default, the peer here) each forwarded address is a
+    client of its own; a proxy that is not listed is believed in nothing."""
+    assert creations(proxied, "civ.example.org") == [201] * 6
+    assert "203.0.113.6:" in proxied.log()
+    # the proxy speaks https: an account's cookie is Secure
+    r = httpx.post(
+        proxied.base + "/api/account/register",
+        json={"name": f"Proxied{secrets.randbelow(10**6)}", "password": "behind a proxy"},
+        headers={"Host": "civ.example.org", "X-Forwarded-Proto": "https"},
+    )
+    assert r.status_code == 201, r.text
+    assert "secure" in r.headers["set-cookie"].lower().replace(" ", "").split(";")
+    s = ServerProcess(
+        tmp_path / "elsewhere.db",
+        extra_args=[
+            "--allowed-hosts",
+            "civ.example.org",
+            "--trust-proxy",
+            "--trusted-proxies",
+            "192.0.2.7,10.1.0.0/16",
+        ],
+        env=FEW_GAMES,
+    )
+    s.start()
+    try:
+        assert creations(s, "civ.example.org") == [201] * 3 + [429] * 3
+        assert "203.0.113." not in s.log()
+        # nor its X-Forwarded-Host
+        with s.client() as c:
+            assert c.get("/api/games", headers={"Host": "civ.example.org"}).status_code == 200
+            fwd = {"Host": "evil.example", "X-Forwarded-Host": "civ.example.org"}
+            assert c.get("/api/games", headers=fwd).status_code == 400
+    finally:
+        s.stop()
+
+
+def test_trusted_proxies_rules() -> None:
+    env = {"CIVCARDS_TRUST_PROXY": "1", "CIVCARDS_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7"}
+    sec = Security.from_env(env)
+    assert sec.trusts("10.3.4.5") and sec.trusts("192.0.2.7")
+    assert not sec.trusts("192.0.2.8") and not sec.trusts("127.0.0.1") and not sec.trusts(None)
+    assert Security.from_env({"CIVCARDS_TRUST_PROXY": "1"}).trusts("127.0.0.1")
+    assert not Security.from_env({"CIVCARDS_TRUSTED_PROXIES": "127.0.0.1"}).trusts("127.0.0.1")
+    with pytest.raises(ValueError, match="CIVCARDS_TRUSTED_PROXIES"):
+        Security.from_env({"CIVCARDS_TRUST_PROXY": "1", "CIVCARDS_TRUSTED_PROXIES": "nowhere"})
