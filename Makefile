@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,load,ray
 EXTRAS ?= dev,web,research,sim,load
 
-.PHONY: .venv install run play test lint typecheck bench clean translations translations-update translations-check
+.PHONY: .venv install run play test lint typecheck bench clean translations translations-update translations-check rules-tables
 
 .venv install: $(STAMP)
 
@@ -31,6 +31,10 @@ test: $(STAMP) translations
 	$(BIN)/ruff check civcards tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
+
+# the card tables of docs/rules/*.md, from the games' card data (tests/test_rule_citations.py checks them)
+rules-tables: $(STAMP)
+	$(BIN)/python scripts/rules_tables.py
 
 # gettext catalogues (docs/translations.md): civcards/locale/<lang>/LC_MESSAGES/<domain>.po
 LOCALE := civcards/locale

@@ -1,5 +1,8 @@
 """CIV: Carta Impera Victoria — the rules engine and its notation (stdlib only).
 
+The rules are ``docs/rules/carta.md`` (R1-R25; "RULES.md" in the code's comments), the
+notation ``docs/notation/carta.md`` ("NOTATION.md").
+
 The library in a few lines::
 
     >>> from civcards import carta
