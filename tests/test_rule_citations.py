@@ -191,8 +191,10 @@ LOCATOR = ROOT / "tests" / "shared.py"
 
 def test_no_file_sends_a_reader_outside_the_repository() -> None:
     """The rules and the notation are docs/rules/ and docs/notation/: no file of the code,
-    the tests, the docs or the README points at the specification folder beside a clone."""
+    the tests, the scripts, the docs, the studies or the README points at the specification
+    folder beside a clone."""
     files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    files += sorted((ROOT / "studies").rglob("*.md")) + sorted((ROOT / "scripts").glob("*.py"))
     files += [p for p in _sources() if p != LOCATOR]
     bad = [
         f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
