@@ -39,7 +39,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal, cast
@@ -265,6 +265,35 @@ def derive_key(password: str, salt: bytes) -> bytes:
 def _aware(dt: datetime) -> datetime:
     """SQLite gives naive datetimes back: they are UTC."""
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
+def resigned_seats(live: Live) -> frozenset[int]:
+    """The seats whose players resigned (a takeover for ``resigned``: never reclaimed)."""
+    return frozenset(int(t["seat"]) for t in live.takeovers if t.get("reason") == "resigned")
+
+
+def people_result(result: Result, resigned: frozenset[int]) -> Result:
+    """The game's result for the people at the table: a seat whose player resigned lost,
+    whatever the bot that took it over did; when every winner resigned, the best score of
+    those who stayed wins (ties share). The game's own result (the view's) stays."""
+    if not resigned:
+        return result
+    winners = tuple(w for w in result.winners if w not in resigned)
+    if winners:
+        return replace(result, winners=winners, shared=result.shared and len(winners) > 1)
+    stayed = [i for i in range(len(result.scores)) if i not in resigned]
+    if stayed:
+        best = max(result.scores[i] for i in stayed)
+        winners = tuple(i for i in stayed if result.scores[i] == best)
+    return replace(result, winners=winners, shared=len(winners) > 1)
+
+
+def live_outcome(live: Live, seat: int) -> Literal["won", "lost", "shared"] | None:
+    """How a game held in memory ended for ``seat``'s player (None: not over)."""
+    result = live.game.result(live.state) if live.finished else None
+    if result is None:
+        return None
+    return outcome(people_result(result, resigned_seats(live)), seat)
 
 
 def outcome(result: Result, seat: int) -> Literal["won", "lost", "shared"]:
@@ -589,17 +618,22 @@ class Accounts(SeatHooks):
         result = live.game.result(live.state)
         if result is None:
             return
+        resigned = resigned_seats(live)
+        result = people_result(result, resigned)  # a resignation is a loss (issue 38)
         with Session(self.engine) as s, s.begin():
             for link in s.scalars(select(AccountSeatRow).where(AccountSeatRow.game_id == live.id)):
                 link.result = outcome(result, link.seat)
         if self.rated(live.id):
-            self.apply_ratings(live.id, live.game.name, result)
+            self.apply_ratings(live.id, live.game.name, result, resigned)
 
     # -- ratings ------------------------------------------------------------
 
-    def apply_ratings(self, game_id: str, game: str, result: Result) -> bool:
+    def apply_ratings(
+        self, game_id: str, game: str, result: Result, resigned: frozenset[int] = frozenset()
+    ) -> bool:
         """Count a finished rated game in its accounts' ratings, once: False if it was
-        counted already (by this process or another, before a restart or not)."""
+        counted already (by this process or another, before a restart or not). ``result``
+        is the people's (:func:`people_result`): the seats of ``resigned`` rank last."""
         from openskill.models import PlackettLuce
 
         with Session(self.engine) as s, s.begin():
@@ -641,7 +675,10 @@ class Accounts(SeatHooks):
                 rows[acc] = row
             accs = list(seats)
             teams = [[model.rating(mu=rows[a].mu, sigma=rows[a].sigma)] for a in accs]
-            ranks: list[float] = [1.0 if seats[a] in result.winners else 2.0 for a in accs]
+            ranks: list[float] = [
+                1.0 if seats[a] in result.winners else 3.0 if seats[a] in resigned else 2.0
+                for a in accs
+            ]
             new = model.rate(teams, ranks=ranks)
             for a, team in zip(accs, new, strict=True):
                 row = rows[a]
@@ -690,12 +727,14 @@ class Accounts(SeatHooks):
                 result = live.game.result(live.state)
                 if result is None:
                     continue
+                resigned = resigned_seats(live)
+                result = people_result(result, resigned)
                 with Session(self.engine) as s, s.begin():
                     for link in s.scalars(
                         select(AccountSeatRow).where(AccountSeatRow.game_id == gid)
                     ):
                         link.result = outcome(result, link.seat)
-                if gid in due and self.apply_ratings(gid, live.game.name, result):
+                if gid in due and self.apply_ratings(gid, live.game.name, result, resigned):
                     done += 1
             except Exception:
                 log.exception("game %s: its ratings could not be caught up", gid)
@@ -734,9 +773,7 @@ class Accounts(SeatHooks):
             result = link.result
             if result is None and game.status == "finished":
                 try:
-                    live = self.server.get(game.id)
-                    r = live.game.result(live.state)
-                    result = None if r is None else outcome(r, link.seat)
+                    result = live_outcome(self.server.get(game.id), link.seat)
                 except Exception:  # a game this server cannot host any more: no result
                     log.warning("game %s: its result could not be read", game.id)
                     result = None
@@ -804,7 +841,7 @@ class Accounts(SeatHooks):
                     "a rated game's seats belong to the accounts that took them",
                 )
             sealed = seal(AESGCM(who.key), token.encode(), f"{live.id}:{seat}".encode())
-            result = live.game.result(live.state) if live.finished else None
+            result = live_outcome(live, seat)
             if link is None:
                 s.add(
                     AccountSeatRow(
@@ -812,7 +849,7 @@ class Accounts(SeatHooks):
                         seat=seat,
                         account_id=who.account_id,
                         token_enc=sealed,
-                        result=None if result is None else outcome(result, seat),
+                        result=result,
                         linked_at=utcnow(),
                     )
                 )
@@ -834,9 +871,10 @@ class Accounts(SeatHooks):
         if link is None:
             raise ApiError(404, "not_your_game", "this game is not one of your account's")
         live = self.server.get(game_id)
+        # a seat a bot took over (resigned, timed out, voted out) keeps its token: with it
+        # the person views the game as a spectator of the seat (never the bot's hand while
+        # it is played) and makes no move (core.TableServer.view and move)
         info = live.seats[link.seat]
-        if info.kind != "human":
-            raise ApiError(409, "seat_taken_over", "a bot has taken this seat over")
         if link.token_enc is not None:
             raw = unseal(AESGCM(who.key), link.token_enc, f"{game_id}:{link.seat}".encode())
             if raw is not None and info.token_hash is not None:

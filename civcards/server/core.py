@@ -354,6 +354,10 @@ class SeatHooks:
     def finished(self, live: Live) -> None:
         """A move finished the game, once stored, under the game's lock. Errors are logged."""
 
+    def rated(self, game_id: str) -> bool:
+        """Whether the game is rated (its rematch is rated too)."""
+        return False
+
 
 class TableServer:
     """Games in memory over the database; the only place where moves are made."""
@@ -1047,6 +1051,8 @@ class TableServer:
                 self._sync_locked(live)
             created = False
             if live.rematch_id is None:
+                # a rated game's rematch is rated (its creator, the first to ask, logged in)
+                rated = any(h.rated(live.id) for h in self.hooks)
                 new, _ = self.create(
                     kind=live.game.name,
                     players=len(live.seats),
@@ -1061,6 +1067,7 @@ class TableServer:
                     rematch_of=live.id,
                     issue_tokens=False,
                     private=live.private,
+                    rated=rated,
                 )
                 # only the first rematch counts (another process may have made one meanwhile)
                 with Session(self.engine) as s, s.begin():
@@ -1090,6 +1097,8 @@ class TableServer:
             )
             if info.token_hash is not None:
                 raise taken
+            for hook in self.hooks:  # may refuse (a rated rematch's seat needs an account)
+                hook.claiming(new, seat)
             tok = new_token()
             token_hash = hash_token(tok)
             name = live.seats[seat].name
