@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         col: dict[str, str] = {}
         for q in a.only.split(","):
-            fn = getattr(report, q.strip().lower(), None)
+            fn = report.QUESTIONS.get(q.strip().upper())
             if fn is None:
                 print(f"error: {q!r} is not a question of the report.", file=sys.stderr)
                 return 2
@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
                 col[label] = f"{ln['measured']}{mark}"
                 if label not in order:
                     order.append(label)
-        col["games"] = str(len({r["seed"] for r in rows}) if rows and "seed" in rows[0] else len(rows))
+        col["games"] = str(
+            len({r["seed"] for r in rows}) if rows and "seed" in rows[0] else len(rows)
+        )
         columns.append(col)
     names = [f.stem for f in a.files]
     print("| figure | " + " | ".join(names) + " |")

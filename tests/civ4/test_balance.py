@@ -231,11 +231,11 @@ def test_report_q4_judges_archetypes_against_the_search_bot() -> None:
     """Q4's last target (no archetype beats the ISMCTS bot): an archetype in one seat against
     ``ismcts`` in the others gives one line per archetype, its win share against the fair
     share; without such games the line says it is not measured."""
-    from civcards.games.civ4.report import q4
+    from civcards.games.civ4.report import q4_archetypes
 
     rows = [_row(["culture", "ismcts:5it"], 700), _row(["ismcts:5it", "culture"], 700)]
     rows += [_row(["military", "greedy"], 710)]
-    lines = {ln["label"]: ln for ln in q4(rows).lines}
+    lines = {ln["label"]: ln for ln in q4_archetypes(rows).lines}
     label = "2p culture against ismcts:5it (2 games)"
     assert label in lines, sorted(lines)
     share = (
@@ -250,7 +250,7 @@ def test_report_q4_judges_archetypes_against_the_search_bot() -> None:
     assert lines[label]["met"] == (share < 0.5)
     assert "archetypes against ismcts" not in lines
     assert "2p military (1 games)" in lines
-    alone = {ln["label"]: ln for ln in q4(rows[2:]).lines}
+    alone = {ln["label"]: ln for ln in q4_archetypes(rows[2:]).lines}
     assert alone["archetypes against ismcts"]["measured"].startswith("not measured")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from civcards.game_api import get_game
-from civcards.games.civ4.report import q6, q10, report_overview
+from civcards.games.civ4.report import q6_skill, q10_writing_code_of_laws, report_overview
 from civcards.sim.rows import game_row
 from civcards.sim.simulate import play_seated
 
@@ -23,7 +23,7 @@ def test_q6_is_answered_from_search_bot_games() -> None:
     one, from real games (tiny budgets here; the study's runs are in run-study.sh)."""
     rows = [_row(["ismcts:4it", "greedy"], 900), _row(["greedy", "ismcts:4it"], 901)]
     rows += [_row(["ismcts:6it", "ismcts:2it"], 902)]
-    a = q6(rows)
+    a = q6_skill(rows)
     labels = [ln["label"] for ln in a.lines]
     assert labels == [
         "2p ismcts:4it against greedy (2 games)",
@@ -34,7 +34,7 @@ def test_q6_is_answered_from_search_bot_games() -> None:
     assert first["met"] == (first["value"] >= 0.65)
     assert a.verdict() in ("met", "partly met", "not met")
     # no search games: not measured, and said so
-    assert q6([_row(["greedy", "greedy"], 903)]).verdict() == "not measured"
+    assert q6_skill([_row(["greedy", "greedy"], 903)]).verdict() == "not measured"
 
 
 def test_one_card_set_per_report_and_q10_comparison() -> None:
@@ -49,5 +49,5 @@ def test_one_card_set_per_report_and_q10_comparison() -> None:
     assert "`reconstructed-1` (1 games)" in md
     assert "| 2 | rules | greedy mirror | 3 |" in md  # the old set's game is not counted
     assert all(q["card_set"] == "reconstructed-2" for q in ov["summary"])
-    lines = [ln["label"] for ln in q10(new).lines]
+    lines = [ln["label"] for ln in q10_writing_code_of_laws(new).lines]
     assert "2p rules: owner of another era II technology (comparison)" in lines

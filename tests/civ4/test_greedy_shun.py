@@ -14,7 +14,7 @@ from civcards.bots.base import bot_choice
 from civcards.civ4.moves import parse_move
 from civcards.game_api import get_game
 from civcards.games.civ4.bots import GreedyBot, parse_shun
-from civcards.games.civ4.report import q10
+from civcards.games.civ4.report import q10_writing_code_of_laws
 from civcards.sim.rows import game_row
 from civcards.sim.simulate import play_seated
 
@@ -100,7 +100,7 @@ def test_report_judges_q10_against_the_bot_without_the_technology() -> None:
     rows = [_row(["greedy", "greedy:not=WRI"], 3000 + i) for i in range(6)]
     rows += [_row(["greedy:not=WRI", "greedy"], 3000 + i) for i in range(6)]
     rows += [_row(["greedy", "greedy"], 3100 + i) for i in range(4)]
-    ans = q10(rows)
+    ans = q10_writing_code_of_laws(rows)
     lines = {ln["label"]: ln for ln in ans.lines}
     inplay = [r for r in rows if r["bot_0"] != r["bot_1"] and r.get("owner_WRI") is not None]
     wins = [

@@ -337,7 +337,7 @@ def _arch_share(rows: Sequence[Row], name: str) -> Interval:
 # -- the questions --------------------------------------------------------------------------------
 
 
-def q1(rows: Sequence[Row]) -> Answer:
+def q1_first_seat(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q1",
         "Is there a first-player (or last-player) advantage?",
@@ -364,7 +364,7 @@ def q1(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q2(rows: Sequence[Row]) -> Answer:
+def q2_game_length(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q2",
         "How long is a game?",
@@ -394,7 +394,7 @@ def q2(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q3(rows: Sequence[Row]) -> Answer:
+def q3_points_by_source(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q3",
         "Where do points come from?",
@@ -425,7 +425,7 @@ def q3(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q4(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
+def q4_archetypes(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
     a = Answer(
         key,
         "Does one strategy dominate?" + ("" if variant == "rules" else f" ({variant})"),
@@ -476,7 +476,7 @@ def q4(rows: Sequence[Row], variant: str = "rules", key: str = "Q4") -> Answer:
     return a
 
 
-def q5(rows: Sequence[Row]) -> Answer:
+def q5_war(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q5",
         "Is war too strong or too weak?",
@@ -553,7 +553,7 @@ def _budget(bot: str) -> int:
     return 0
 
 
-def q6(rows: Sequence[Row]) -> Answer:
+def q6_skill(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q6",
         "Does skill beat luck?",
@@ -606,7 +606,7 @@ def q6(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q7(rows: Sequence[Row]) -> Answer:
+def q7_early_leader(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q7",
         "Is the leader known too early?",
@@ -621,7 +621,7 @@ def q7(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q8(rows: Sequence[Row], folder: Path | None) -> Answer:
+def q8_card_use(rows: Sequence[Row], folder: Path | None) -> Answer:
     a = Answer(
         "Q8",
         "Is every card used?",
@@ -694,7 +694,7 @@ def q8(rows: Sequence[Row], folder: Path | None) -> Answer:
     return a
 
 
-def q9(rows: Sequence[Row]) -> Answer:
+def q9_culture_happiness(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q9",
         "Do culture and happiness matter?",
@@ -729,7 +729,7 @@ def q9(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q10(rows: Sequence[Row]) -> Answer:
+def q10_writing_code_of_laws(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q10",
         "Are Writing and Code of Laws priced right?",
@@ -824,7 +824,7 @@ def q10(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q11(rows: Sequence[Row], folder: Path | None) -> Answer:
+def q11_hand_size(rows: Sequence[Row], folder: Path | None) -> Answer:
     a = Answer(
         "Q11",
         "Do hands grow too large (RU9)?",
@@ -853,7 +853,7 @@ def q11(rows: Sequence[Row], folder: Path | None) -> Answer:
     return a
 
 
-def q12(rows: Sequence[Row]) -> Answer:
+def q12_ties(rows: Sequence[Row]) -> Answer:
     a = Answer("Q12", "How often is the game tied?", "shared victories (greedy mirror)", "≤ 1 %")
     for p, g in _counts(_select(rows)).items():
         iv = mean_ci([1.0 if r.get("shared") else 0.0 for r in g])
@@ -861,7 +861,7 @@ def q12(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q13(rows: Sequence[Row]) -> Answer:
+def q13_bank_trades(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q13",
         "Is the bank trade a crutch?",
@@ -886,7 +886,7 @@ def q13(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q14(rows: Sequence[Row], folder: Path | None) -> Answer:
+def q14_fiddliness(rows: Sequence[Row], folder: Path | None) -> Answer:
     a = Answer(
         "Q14",
         "Is the game fiddly?",
@@ -926,7 +926,7 @@ def q14(rows: Sequence[Row], folder: Path | None) -> Answer:
     return a
 
 
-def q15(rows: Sequence[Row]) -> Answer:
+def q15_happiness_discount(rows: Sequence[Row]) -> Answer:
     a = Answer(
         "Q15",
         "Does the happiness wonder discount matter (RU20)?",
@@ -970,7 +970,7 @@ def q15(rows: Sequence[Row]) -> Answer:
     return a
 
 
-def q16(rows: Sequence[Row], folder: Path | None) -> Answer:
+def q16_attack_spread(rows: Sequence[Row], folder: Path | None) -> Answer:
     a = Answer(
         "Q16",
         "Are attacks spread fairly over the seats?",
@@ -1114,31 +1114,53 @@ def _arch_plot(folder: Path, answers: Sequence[Answer]) -> str:
 # The hooks
 
 
+#: each question's function by its key (DESIGN-NOTES §6), for tools that answer a few of
+#: them; the ones that draw a plot take a folder as well (None: no plot)
+QUESTIONS: dict[str, Callable[..., Answer]] = {
+    "Q1": q1_first_seat,
+    "Q2": q2_game_length,
+    "Q3": q3_points_by_source,
+    "Q4": q4_archetypes,
+    "Q5": q5_war,
+    "Q6": q6_skill,
+    "Q7": q7_early_leader,
+    "Q8": q8_card_use,
+    "Q9": q9_culture_happiness,
+    "Q10": q10_writing_code_of_laws,
+    "Q11": q11_hand_size,
+    "Q12": q12_ties,
+    "Q13": q13_bank_trades,
+    "Q14": q14_fiddliness,
+    "Q15": q15_happiness_discount,
+    "Q16": q16_attack_spread,
+}
+
+
 def answers(rows: Sequence[Row], folder: Path | None = None) -> list[Answer]:
     """The answers to Q1–Q16 (plots into ``folder`` when given)."""
     out = [
-        q1(rows),
-        q2(rows),
-        q3(rows),
-        q4(rows),
-        q5(rows),
-        q6(rows),
-        q7(rows),
-        q8(rows, folder),
-        q9(rows),
-        q10(rows),
-        q11(rows, folder),
-        q12(rows),
-        q13(rows),
-        q14(rows, folder),
-        q15(rows),
-        q16(rows, folder),
+        q1_first_seat(rows),
+        q2_game_length(rows),
+        q3_points_by_source(rows),
+        q4_archetypes(rows),
+        q5_war(rows),
+        q6_skill(rows),
+        q7_early_leader(rows),
+        q8_card_use(rows, folder),
+        q9_culture_happiness(rows),
+        q10_writing_code_of_laws(rows),
+        q11_hand_size(rows, folder),
+        q12_ties(rows),
+        q13_bank_trades(rows),
+        q14_fiddliness(rows, folder),
+        q15_happiness_discount(rows),
+        q16_attack_spread(rows, folder),
     ]
     if folder is not None:
         if any(_select(rows, "rules")):
             out[0].plots.append(_seat_plot(folder, rows))
         if any(_archetype(r) for r in rows):
-            hnw = q4(rows, "happiness_not_wonders", "Q15 variant")
+            hnw = q4_archetypes(rows, "happiness_not_wonders", "Q15 variant")
             out[3].plots.append(_arch_plot(folder, [out[3], hnw]))
     return out
 
