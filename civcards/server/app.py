@@ -30,6 +30,7 @@ from .core import DB_DOWN, ApiError, Live, Subscriber, TableServer
 from .db import hash_token, make_engine, migrate
 from .kinds import describe_kinds, load_extra_games
 from .limits import (
+    WS_BAD,
     WS_TOO_BIG,
     WS_TOO_MANY,
     Limits,
@@ -143,7 +144,6 @@ class CreateGame(BaseModel):
         description="Allow hints: a player may ask for the bot's suggested move "
         "(POST /api/games/{id}/hint); everyone sees that a hint was used. Not with rated.",
     )
-
 
     clock: ClockIn | None = Field(
         default=None,
@@ -783,14 +783,28 @@ def create_app(
         live.subscribers.add(sub)
         try:
             await send({"type": "state", **server.view(live, seat, sub.lang)})
+
+            async def refuse(detail: str) -> bool:
+                """A bad message: its error frame; True when it closed the socket."""
+                frame, closing = guard.bad(detail)
+                await send(frame)
+                if closing:
+                    log.warning(
+                        "websocket %s: too many bad messages; closed",
+                        client_address(websocket.scope),
+                    )
+                    await websocket.close(code=WS_BAD)
+                return closing
+
             while True:
                 try:
                     text = await receive_text(websocket)
                 except ValueError as e:  # binary: refused, and counted against the rate
-                    await send(
-                        guard.too_fast()
-                        or {"type": "error", "code": "bad_message", "detail": str(e)}
-                    )
+                    limited = guard.too_fast()
+                    if limited:
+                        await send(limited)
+                    elif await refuse(str(e)):
+                        return
                     continue
                 refused = guard.too_large(text)
                 if refused:
@@ -809,9 +823,8 @@ def create_app(
                     await too_deep(websocket, e)
                     return
                 except ValueError:
-                    await send(
-                        {"type": "error", "code": "bad_message", "detail": "send JSON objects"}
-                    )
+                    if await refuse("send JSON objects"):
+                        return
                     continue
                 if isinstance(msg.get("lang"), str):
                     sub.lang = msg["lang"][:10]

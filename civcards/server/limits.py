@@ -17,7 +17,9 @@ Every limit answers with a clear refusal and changes nothing:
 - a WebSocket message over ``ws_max_message`` bytes: an error frame
   ``too_large`` and the close code 1009; more than ``ws_rate`` messages per
   second (``ws_burst`` at once) on one socket: an error frame ``rate_limited``
-  (the message is dropped, the socket stays open).
+  (the message is dropped, the socket stays open);
+- a WebSocket message that is no JSON object (or binary): an error frame
+  ``bad_message``; the :data:`WS_MAX_BAD`-th on one socket also closes it with 4400.
 
 A limit set to 0 is off. ``civcards serve`` takes them as options or from the
 environment (:data:`ENV`).
@@ -44,6 +46,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 #: close code of a WebSocket whose message is too big (RFC 6455)
 WS_TOO_BIG = 1009
+#: close code of a WebSocket whose client sent a bad first message, or too many bad ones
+WS_BAD = 4400
+#: bad messages (no JSON object, binary) a socket may send: the last closes it (4400)
+WS_MAX_BAD = 10
 
 
 @dataclass(frozen=True)
@@ -340,6 +346,17 @@ class WsGuard:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.bucket = TokenBucket(limits.ws_rate, limits.ws_burst) if limits.ws_rate > 0 else None
+        #: the bad messages the socket has sent
+        self.bad_messages = 0
+
+    def bad(self, detail: str) -> tuple[dict[str, Any], bool]:
+        """A bad message (no JSON object, binary): its error frame, and whether the socket
+        is to be closed now (4400: :data:`WS_MAX_BAD` of them)."""
+        self.bad_messages += 1
+        close = self.bad_messages >= WS_MAX_BAD
+        if close:
+            detail += f"; {WS_MAX_BAD} bad messages: the socket is closed"
+        return {"type": "error", "code": "bad_message", "detail": detail}, close
 
     def too_large(self, text: str) -> dict[str, Any] | None:
         """The error frame for a message over the size limit (then close with 1009)."""

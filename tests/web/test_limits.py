@@ -289,3 +289,41 @@ def test_deep_json_is_refused_before_it_is_parsed(server: ServerProcess) -> None
         headers={H: g["seats"][0]["token"], "content-type": "application/json"},
     )
     assert r.status_code in (400, 422) and "Traceback" not in r.text, r.text
+
+
+def test_repeated_bad_messages_close_the_socket_with_4400(server: ServerProcess) -> None:
+    """Issue 38, defect 10: 1,000 junk frames left a socket open (each answered with an error
+    frame, most dropped by the rate limit). A few bad messages are forgiven (an error frame
+    each); the tenth closes the socket with 4400, as docs/api.md says, in one log line."""
+    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=5)
+    url = f"ws://127.0.0.1:{server.port}/ws/{g['id']}"
+    logged = len(server.log())
+    with connect(url) as ws:
+        ws.send(json.dumps({"token": g["seats"][0]["token"], "lang": "en"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        codes = []
+        for i in range(9):  # text that is no JSON object, and binary
+            ws.send(b"\x00junk" if i % 3 == 2 else ["{{{", "[1, 2]", "null"][i % 3])
+            codes.append(json.loads(ws.recv(timeout=10))["code"])
+        assert codes == ["bad_message"] * 9
+        ws.send(json.dumps({"lang": "de"}))  # a good message between changes nothing
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send("junk")
+        f = json.loads(ws.recv(timeout=10))
+        assert f["code"] == "bad_message" and "closed" in f["detail"], f
+        assert closed_with(ws) == 4400
+    # a flood: closed long before the thousandth frame
+    with connect(url) as ws:
+        ws.send(json.dumps({"token": None}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        with contextlib.suppress(ConnectionClosed):
+            for _ in range(1000):
+                ws.send("junk")
+        frames = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                frames.append(json.loads(ws.recv(timeout=10)))
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4400
+        assert len(frames) <= 10, len(frames)
+    log = server.log()[logged:]
+    assert log.count("too many bad messages") == 2 and "Traceback" not in log
