@@ -36,7 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from .bots import Decision, make_bot
-from .game_api import Choice, Game, GameError, MoveError, RecordError, game_for_record
+from .game_api import (
+    Choice,
+    Game,
+    GameError,
+    MoveError,
+    RecordError,
+    choice_path,
+    game_for_record,
+)
 
 #: the bot of a default analysis
 DEFAULT_BOT = "ismcts:2000it"
@@ -184,30 +192,6 @@ def decision_seed(seed: int, index: int) -> int:
     return int.from_bytes(h[:8], "big") >> 1
 
 
-def _choice_of(game: Game, state: Any, choices: Sequence[Choice], move: str) -> Choice | None:
-    """The choice of the decision that ``move`` is below (expanding steps to find it)."""
-    budget = [256]
-
-    def find(level: Sequence[Choice]) -> bool:
-        for c in level:
-            if c.text == move:
-                return True
-            if not c.final and budget[0] > 0:
-                budget[0] -= 1
-                try:
-                    below = game.expand(state, c).choices
-                except GameError:
-                    continue
-                if find(below):
-                    return True
-        return False
-
-    for c in choices:
-        if c.text == move or (not c.final and find([c])):
-            return c
-    return None
-
-
 def _wins_at_once(game: Game, state: Any, seat: int, move: str, seed: int) -> bool:
     """Whether ``move`` ends the game won by ``seat`` alone in every one of a few deals of
     the seat's information set (dealt from its observation, never from ``state``'s hidden
@@ -254,9 +238,13 @@ def analyse_decision(
     def decision(options: list[Choice]) -> Decision:
         return Decision(seat, options, observe=lambda: game.observe(state, seat), game=game)
 
-    own = _choice_of(game, state, choices, move)
-    if own is None:
-        raise AnalysisError(f"move {index + 1} ({move!r}) is not among the seat's choices")
+    try:
+        # the seat's decision is the first choice of the move's path (the game knows it)
+        own = choice_path(game, state, move)[0]
+    except GameError as e:
+        raise AnalysisError(
+            f"move {index + 1} ({move!r}) is not among the seat's choices: {e}"
+        ) from None
     pick = bot.choose(decision(choices))
     opts = _values(bot)
     if not opts:  # the game offers no search here (the kit's fallback chose)

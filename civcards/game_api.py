@@ -319,6 +319,16 @@ class Game(Protocol):
         that never depends on what that seat cannot see."""
         ...
 
+    def choice_path(self, state: Any, move: str) -> list[Choice]:
+        """The choices that lead to ``move`` in ``state``: one of :meth:`choices`, then
+        one of the :meth:`expand` of each step before it; the last is final, with the
+        move's canonical text. The game names the steps from the move itself (it knows
+        the steps of its own moves), never by searching the tree of choices.
+        :class:`MoveError` with a sentence when ``move`` is not legal now. Without this
+        member the generic :func:`choice_path` searches the whole tree (exact, slow for
+        a large decision)."""
+        ...
+
     # -- views -----------------------------------------------------------------
 
     def observe(self, state: Any, seat: int | None) -> Observation:
@@ -560,6 +570,35 @@ def game_for_record(record: Mapping[str, Any]) -> Game:
     raise RecordError(f"unknown record format {fmt!r}; the formats are: {known}")
 
 
+def choice_path(game: Game, state: Any, move: str) -> list[Choice]:
+    """The path of choices of ``game`` to ``move`` in ``state`` (:meth:`Game.choice_path`),
+    for any game: a game without that member is searched through its whole tree of
+    choices, every step expanded (exact, never bounded, but slow for a large decision).
+    :class:`MoveError` with a sentence when ``move`` is not among the choices."""
+    own = getattr(game, "choice_path", None)
+    if own is not None:
+        return list(own(state, move))
+    return search_choice_path(game, state, move)
+
+
+def search_choice_path(game: Game, state: Any, move: str) -> list[Choice]:
+    """The path of choices to ``move`` found by searching the whole tree of choices of
+    ``state`` (every step expanded, depth first): the generic :func:`choice_path`, and
+    the yardstick a game's own :meth:`Game.choice_path` is checked against."""
+    canon = game.canonical(move)
+    stack: list[tuple[Choice, ...]] = [(c,) for c in reversed(game.choices(state))]
+    while stack:
+        path = stack.pop()
+        last = path[-1]
+        if last.final:
+            if last.text == canon:
+                return list(path)
+            continue
+        below = game.expand(state, last).choices
+        stack.extend((*path, c) for c in reversed(below))
+    raise MoveError(f"{canon!r} is not among the choices of this position")
+
+
 def default_options(game: Game) -> dict[str, Any]:
     """Every option of ``game`` at its default."""
     return {o.name: o.default for o in game.options}
@@ -625,6 +664,7 @@ __all__ = [
     "State",
     "UnknownGameError",
     "all_games",
+    "choice_path",
     "default_options",
     "game_for_record",
     "game_names",
@@ -632,5 +672,6 @@ __all__ = [
     "option_value",
     "parse_option_texts",
     "register",
+    "search_choice_path",
     "unregister",
 ]

@@ -28,7 +28,7 @@ from civcards.analysis import (
     state_at,
 )
 from civcards.bots import bot_move, make_bot
-from civcards.game_api import Choice, Game, get_game
+from civcards.game_api import Choice, Game, MoveError, get_game
 
 BUDGET = "ismcts:600it"
 
@@ -348,3 +348,132 @@ def test_passing_up_the_last_technology_with_the_lead_is_a_blunder() -> None:
     assert passed.best == win
     assert passed.label == "blunder", (passed.before, passed.after, passed.label)
     assert passed.before is not None and passed.before > 0.95  # the win was there
+
+
+# --------------------------------------------------------------------------- civ4: paths
+
+
+#: the cheap bots of the civ4 records below (the search bot left out: it is slow)
+CHEAP_CIV4 = ("greedy", "random", "culture", "military", "population", "techrush", "wonders")
+EXAMPLES = Path(__file__).parent / "data" / "civ4-notation-examples"
+
+
+def _civ4_games(count: int) -> list[dict[str, Any]]:
+    """Finished civ4 records of seeded games of mixed cheap bots, 2-4 players (every other
+    one with a hand limit, C37)."""
+    game = get_game("civ4")
+    out = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        n = rng.choice([2, 3, 4])
+        opts = game.check_options(n, {"hand_limit": 5} if seed % 2 else {})
+        state = game.new_state(n, opts, seed)
+        kinds = [rng.choice(CHEAP_CIV4) for _ in range(n)]
+        bots = [make_bot(game, k, 10 * seed + i) for i, k in enumerate(kinds)]
+        while not state.finished:
+            game.play(state, bot_move(bots[state.to_move], game, state))
+        out.append(game.record(state, [f"{k} {i}" for i, k in enumerate(kinds)]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def civ4_records() -> list[dict[str, Any]]:
+    return _civ4_games(24)
+
+
+def _path_is_the_moves(game: Game, state: Any, move: str) -> list[Choice]:
+    """The path of ``move``, checked: its first choice is among the choices, each next one
+    among the expansion of the step before it, and the last is the move, final."""
+    path = game.choice_path(state, move)
+    level = game.choices(state)
+    for i, c in enumerate(path):
+        assert c in level, f"{c.text!r} (toward {move!r}) is not among the choices"
+        if i + 1 < len(path):
+            assert not c.final, path
+            level = game.expand(state, c).choices
+    assert path[-1].final and path[-1].text == move
+    return path
+
+
+def test_every_move_of_recorded_civ4_games_has_its_path_of_choices(
+    civ4_records: list[dict[str, Any]],
+) -> None:
+    """Issue 38: every recorded move is reached through the factored choices, however many
+    its decision has (a collect of 1,440 assignments once failed the review)."""
+    game = get_game("civ4")
+    deepest = 0
+    for rec in civ4_records:
+        state = game.from_record({**rec, "moves": []})
+        for move in rec["moves"]:
+            deepest = max(deepest, len(_path_is_the_moves(game, state, move)))
+            game.play(state, move)
+    assert deepest >= 7  # collects of many plots, chosen plot by plot
+
+
+def test_every_move_of_the_civ4_notation_examples_has_its_path_of_choices() -> None:
+    """The moves of every notation example, up to an illegal one (which has no path)."""
+    game = get_game("civ4")
+    examples = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
+    assert len(examples) >= 6
+    for path in examples:
+        rec = json.loads(path.read_text())
+        state = game.from_record({**rec, "moves": []})
+        for move in rec["moves"]:
+            canon = game.canonical(move)
+            try:
+                game.play(state.copy(), canon)
+            except MoveError:
+                with pytest.raises(MoveError):
+                    game.choice_path(state, canon)
+                break
+            _path_is_the_moves(game, state, canon)
+            game.play(state, canon)
+
+
+def test_every_defence_offered_in_steps_has_its_path_of_choices() -> None:
+    """C43: a defence with more choices than one list offers comes in steps ``defend …
+    ?CODE``; each legal defence has its path through them."""
+    from tests.civ4.helpers import at_purchase, empty_hand, give, set_pop
+
+    game = get_game("civ4")
+    g = at_purchase(2, seed=0)
+    for s in range(2):
+        empty_hand(g, s)
+    give(g, 0, "AXE", "AXE", "CHR", "SWD", "CAT")
+    give(g, 1, "SPR", "SPR", "SPR", "ARC", "ARC", "ARC", "AXE", "AXE", "AXE")
+    set_pop(g, 1, 1, 2)
+    g.apply("attack 1=AXE,AXE,CAT,CHR,SWD")
+    while g.step == "walls":
+        g.apply(g.legal_strings()[0])
+    assert g.step == "defend"
+    legal = game.legal(g)
+    assert len(legal) > 64
+    assert max(len(_path_is_the_moves(game, g, m)) for m in legal) >= 3
+
+
+def test_the_cli_analyses_civ4_games_with_many_choices(
+    civ4_records: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """Issue 38: ``civcards analyse`` reviews civ4 games whose decisions hold thousands of
+    moves: the two shortest records with a collect chosen plot by plot over six plots or
+    more (a path of 7 choices: the bounded search of the choices missed such moves)."""
+    game = get_game("civ4")
+
+    def deep(rec: dict[str, Any]) -> bool:
+        state = game.from_record({**rec, "moves": []})
+        for move in rec["moves"]:
+            if len(game.choice_path(state, move)) >= 7:
+                return True
+            game.play(state, move)
+        return False
+
+    chosen = sorted((r for r in civ4_records if deep(r)), key=lambda r: len(r["moves"]))[:2]
+    assert len(chosen) == 2
+    for i, rec in enumerate(chosen):
+        path = tmp_path / f"civ4-{i}.json"
+        path.write_text(json.dumps(rec))
+        out = _cli(str(path), "--bot", "ismcts:1ms", "--json", "--no-progress")
+        assert out.returncode == 0, out.stderr
+        analysis = json.loads(out.stdout)
+        assert [m["move"] for m in analysis["moves"]] == rec["moves"]
+        assert analysis["game"] == "civ4" and len(analysis["summary"]) == len(rec["names"])

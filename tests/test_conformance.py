@@ -36,6 +36,7 @@ from civcards.game_api import (
     game_for_record,
     get_game,
     register,
+    search_choice_path,
 )
 
 from . import toygame
@@ -256,6 +257,43 @@ def test_hidden_information_changes_nothing_a_seat_sees(name: str, seed: int) ->
         checked[0] += 1
 
     random_game(game, seed, visit)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@FEW
+@given(seed=SEEDS)
+def test_the_choice_path_of_a_move_runs_through_the_choices(name: str, seed: int) -> None:
+    """:meth:`Game.choice_path`: for legal moves of every few decisions, the path starts
+    among :meth:`Game.choices`, each next choice is among the expansion of the step
+    before it, and the last is final with the move's text; on a small decision it is
+    the path a search of the whole tree finds. A move that is not legal gets a
+    MoveError."""
+    game = get_game(name)
+    rng = random.Random(seed ^ 0xC4A1)
+    checked = [0]
+
+    def visit(state: Any, step: int) -> None:
+        if step % 3:
+            return
+        legal = game.legal(state)
+        for text in sampled(legal, 4, rng):
+            path = game.choice_path(state, text)
+            assert path and path[-1].final and path[-1].text == text
+            level = game.choices(state)
+            for i, c in enumerate(path):
+                assert c in level, f"{c.text!r} (toward {text!r}) is not among the choices"
+                if i + 1 < len(path):
+                    assert not c.final
+                    level = game.expand(state, c).choices
+            checked[0] += 1
+        if step % 12 == 0 and len(legal) <= 400:
+            text = rng.choice(legal)
+            assert game.choice_path(state, text) == search_choice_path(game, state, text)
+
+    state, played, _ = random_game(game, seed, visit)
+    assert checked[0]
+    with pytest.raises(MoveError):
+        game.choice_path(state, played[-1])
 
 
 @pytest.mark.parametrize("name", GAMES)

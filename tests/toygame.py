@@ -287,6 +287,13 @@ class ToyGame:
             return Expansion(state.deck[-1], [Choice("peek bury"), Choice("peek keep")])
         raise MoveError(f"{choice.text!r} is not a choice now")
 
+    def choice_path(self, state: ToyState, move: str) -> list[Choice]:
+        canon = self.canonical(move)
+        if canon not in self.legal(state):
+            raise MoveError(self.why_not(state, canon))
+        step = next(c for c in self.choices(state) if c.text == canon.split()[0])
+        return [step, Choice(canon)]
+
     # -- views
 
     def observe(self, state: ToyState, seat: int | None) -> ToyObservation:
