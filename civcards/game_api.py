@@ -99,6 +99,14 @@ class OptionSpec:
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``. ``choices`` lists the
     values of a ``"choice"``; ``minimum``/``maximum`` bound an ``"int"``.
+    ``player_defaults`` gives the default of a player count where it differs from
+    ``default`` (``((2, True),)``: on by default at 2 players); a given value always wins.
+
+    >>> spec = OptionSpec("finish_round", "bool", False, "C68", player_defaults=((2, True),))
+    >>> spec.default_for(2), spec.default_for(3), spec.default_for(None)
+    (True, False, False)
+    >>> spec.to_json()["player_defaults"]
+    {'2': True}
     """
 
     name: str
@@ -108,6 +116,14 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    player_defaults: tuple[tuple[int, Any], ...] = ()
+
+    def default_for(self, players: int | None) -> Any:
+        """The default of a game of ``players`` players (None: the plain ``default``)."""
+        for n, value in self.player_defaults:
+            if n == players:
+                return value
+        return self.default
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -122,6 +138,9 @@ class OptionSpec:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.player_defaults:
+            # JSON's keys are strings: {"2": true} is the default at 2 players
+            out["player_defaults"] = {str(n): v for n, v in self.player_defaults}
         return out
 
 
@@ -599,9 +618,10 @@ def search_choice_path(game: Game, state: Any, move: str) -> list[Choice]:
     raise MoveError(f"{canon!r} is not among the choices of this position")
 
 
-def default_options(game: Game) -> dict[str, Any]:
-    """Every option of ``game`` at its default."""
-    return {o.name: o.default for o in game.options}
+def default_options(game: Game, players: int | None = None) -> dict[str, Any]:
+    """Every option of ``game`` at its default (for a game of ``players`` players, where
+    an option's default depends on it: :attr:`OptionSpec.player_defaults`)."""
+    return {o.name: o.default_for(players) for o in game.options}
 
 
 def option_value(spec: OptionSpec, text: str) -> Any:

@@ -185,6 +185,7 @@ def test_card_use_groups_rows_by_their_bots_and_adds_up(tmp_path: Path) -> None:
         res = runner.invoke(
             app,
             ["simulate", "--game", "civ4", "-n", "4", "-b", bots, "--seed", "3",
+             "--option", "cards=reconstructed-2", "--option", "finish_round=false",
              "--no-progress", "--out", str(out), *extra],
         )  # fmt: skip
         assert res.exit_code == 0, res.output

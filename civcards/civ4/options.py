@@ -39,8 +39,9 @@ CARD_SETS: tuple[str, ...] = ("reconstructed-1", "reconstructed-2", "reconstruct
 #: so every record written before card sets had names replays as it was played.
 RECORD_CARD_SET = "reconstructed-1"
 #: The set of a new game of the platform that names none (CLI, web lobby, simulations):
-#: the tuned set of the balance study (studies/civ4-balance/README.md).
-DEFAULT_CARD_SET = "reconstructed-2"
+#: the tuned set of the balance study (studies/civ4-balance/README.md), by the owner's
+#: decision of issue 40 (with ``finish_round`` on at 2 players: civcards/games/civ4/game.py).
+DEFAULT_CARD_SET = "reconstructed-3"
 
 #: Every variant of RULES.md with its type, default and meaning, and the card set.
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -55,8 +56,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "choice",
         DEFAULT_CARD_SET,
         "the card set (reconstructed; the original list was never published): "
+        "reconstructed-1 is the first reconstruction, "
         "reconstructed-2 is the balance study's tuning of reconstructed-1, "
-        "reconstructed-3 is reconstructed-2 with fewer attacking units",
+        "reconstructed-3 is reconstructed-2 with fewer attacking units (new games' set)",
     ),
 )
 _BOOL = tuple(o.name for o in OPTIONS if o.type == "bool")

@@ -118,7 +118,7 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
     """Game ``i`` of the generation, played to the end; its examples."""
     gseed = game_seed(cfg, i)
     n = cfg.players
-    state = game.new_state(n, game.check_options(n, default_options(game)), gseed)
+    state = game.new_state(n, game.check_options(n, default_options(game, n)), gseed)
     enc = game.encoding()
     if enc is None:
         raise ValueError(f"{game.title} has no action encoding, so no network can learn it")

@@ -63,7 +63,7 @@ def bench_game(
             f"{game.title} is played by {game.min_players} to {game.max_players} players, "
             f"not {players}"
         )
-    opts = game.check_options(players, default_options(game))
+    opts = game.check_options(players, default_options(game, players))
     random_playout = playout_of(game)
 
     def new_game(players: int, seed: int) -> Any:
@@ -193,7 +193,7 @@ def bench_bot(
     game = game or default_game()
     make_bot(game, spec)  # a bad name fails here, before any game
     make_bot(game, opponent)
-    opts = game.check_options(players, default_options(game))
+    opts = game.check_options(players, default_options(game, players))
     every: list[float] = []
     choices: list[float] = []
     for i in range(games):

@@ -71,7 +71,8 @@ GroupKey = tuple[Any, ...]
 def group_key(row: dict[str, Any], game: Game | None = None) -> GroupKey:
     """The configuration of a row: its player count, then each option of the game."""
     game = game or _default_game()
-    return (int(row["players"]), *(_opt(row.get(o.name), o.default) for o in game.options))
+    n = int(row["players"])
+    return (n, *(_opt(row.get(o.name), o.default_for(n)) for o in game.options))
 
 
 def _opt(value: Any, default: Any) -> Any:

@@ -40,8 +40,10 @@ def test_q6_is_answered_from_search_bot_games() -> None:
 def test_one_card_set_per_report_and_q10_comparison() -> None:
     """Rows of two card sets: the report answers for the newest and counts the others; Q10
     adds the owners of the other era II technologies for comparison (rows name every owner)."""
-    new = [_row(["greedy", "greedy"], 910 + i, {"cards": "reconstructed-2"}) for i in range(3)]
-    old = [_row(["greedy", "greedy"], 920, {"cards": "reconstructed-1"})]
+    # the rules as written (finish_round named off: it is on by default at 2 players)
+    r2, r1 = ({"cards": n, "finish_round": False} for n in ("reconstructed-2", "reconstructed-1"))
+    new = [_row(["greedy", "greedy"], 910 + i, r2) for i in range(3)]
+    old = [_row(["greedy", "greedy"], 920, r1)]
     assert {r["cards"] for r in new} == {"reconstructed-2"}
     ov = report_overview(new + old)
     md = ov["markdown"]

@@ -177,8 +177,13 @@ def test_the_record_round_trips_with_the_card_set(players: int) -> None:
     rep = civ4.replay(rec).state
     assert rep.cs is g.cs and rep.scores == g.scores and rep.legal_strings() == g.legal_strings()
     # the same moves read with the original set are another game: at some point they part
+    # (reconstructed-3's box holds other counts, C1: the original set refuses its deck)
     old = dict(rec, options={k: v for k, v in rec["options"].items() if k != "cards"})
-    r1 = civ4.replay(old)
+    try:
+        r1 = civ4.replay(old)
+    except civ4.RecordError as e:
+        assert "deck" in str(e)
+        return
     assert not r1.ok or civ4.position_json(r1.state) != civ4.position_json(rep)
 
 

@@ -22,6 +22,10 @@ from ...game_api import (
 )
 
 _KIND = {"bool": "bool", "int": "int"}
+#: the platform's defaults that depend on the player count (the engine's stay the rules
+#: as written): ``finish_round`` (C68) is on at 2 players, where it evens the seats
+#: with the default card set (studies/civ4-balance/README.md, Q1; issue 40)
+PLAYER_DEFAULTS: Mapping[str, tuple[tuple[int, Any], ...]] = {"finish_round": ((2, True),)}
 
 
 def _specs() -> tuple[OptionSpec, ...]:
@@ -35,6 +39,7 @@ def _specs() -> tuple[OptionSpec, ...]:
                 o.help,
                 minimum=0 if o.type == "int" else None,
                 choices=CARD_SETS if o.name == "cards" else (),
+                player_defaults=PLAYER_DEFAULTS.get(o.name, ()),
             )
         )
     return tuple(out)
@@ -103,6 +108,11 @@ class Civ4Game:
         # a new game names its card set: the tuned one unless told otherwise (a record
         # that names none is read with the original one, civ4.replay)
         out["cards"] = opts.cards or DEFAULT_CARD_SET
+        # a variant not given (or null) takes the platform's default for the player count;
+        # a given value, false included, stays (the record names every variant that is on)
+        for spec in self.options:
+            if spec.player_defaults and options.get(spec.name) is None:
+                out[spec.name] = spec.default_for(players)
         return out
 
     def new_state(
