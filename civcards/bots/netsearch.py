@@ -23,7 +23,9 @@ game's search kit for the branches) with AlphaZero's selection and leaves:
   the visits, for self-play).
 
 ``net`` is the same bot with no iterations: one forward pass a decision, the
-legal move of highest prior (``net:sample`` draws it from the policy). Both
+choice of highest prior (``net:sample`` draws it from the policy); below a step
+(a Discovery's keep, civ4's payment for a purchase) it takes the kit's choice
+(the greedy bot's). Both
 read only their :class:`~civcards.bots.Decision`: the observation vector comes
 from a deal of the seat's information set (``Game.determinizer``), which
 shows the seat exactly what the seat sees.
@@ -182,12 +184,18 @@ class NetSearchBot(Bot):
                     self._plan = plan[1:]
                     return c
         kit = self.kit
+        alone = self.iterations == 0 and self.seconds is None
+        if alone and chosen is not None:
+            # ``net`` below a step: the kit's own choice (the greedy keep, payment)
+            return kit.fallback(decision, self._seed)
         sampler = self.game.determinizer(
             decision.observation, decision.reveal, chosen.text if chosen is not None else None
         )
         if sampler is None:
             return kit.fallback(decision, self._seed)
         me = decision.seat
+        if alone:
+            return self._choose_alone(decision, sampler.sample(self.rng))
         self._seat = me
         rng = self.rng
         kit.begin(decision, sampler, rng)
@@ -230,6 +238,22 @@ class NetSearchBot(Bot):
             if c.text == text:
                 return c
         return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+
+    def _choose_alone(self, decision: Decision, g: Any) -> Choice:
+        """``net``: one forward pass; each choice's prior is its first action's probability."""
+        table = self.enc.table(g)
+        legal = table.legal_actions()
+        x = table.encode(decision.seat)
+        probs, _ = self.net.evaluate(x, legal)
+        names = action_names(table, legal)
+        choices = decision.choices
+        acts = [action_for_text(names, c.text) for c in choices]
+        priors = shared_priors({a: float(probs[i]) for i, a in enumerate(legal)}, acts)
+        self.last_obs = x
+        self.last_target = {a: p for a, p in zip(legal, probs.tolist(), strict=True)}
+        if self.sample:
+            return self.rng.choices(choices, priors)[0]
+        return choices[max(range(len(choices)), key=priors.__getitem__)]
 
     def _pick(self, root: _Node, edges: list[Edge], g0: Any) -> Hashable:
         prior = root.prior

@@ -55,6 +55,11 @@ class PolicyValueNet:
         self.mean, self.scale = a["mean"], a["scale"]
         #: the policy layer's columns, one per action (contiguous: a legal subset is cheap)
         self.wp_t = np.ascontiguousarray(self.wp.T)
+        #: the first layer with the input scaling folded in: an observation is mostly
+        #: zeros, so one observation reads only the rows of its non-zero entries (small
+        #: products, which BLAS does not spread over threads that a busy machine lacks)
+        self.w1_in = np.ascontiguousarray(self.w1 / self.scale[:, None])
+        self.b1_in = (self.b1 - (self.mean / self.scale) @ self.w1).astype(np.float32)
         self.obs_size = int(self.w1.shape[0])
         self.action_size = int(self.wp.shape[1])
 
@@ -93,8 +98,12 @@ class PolicyValueNet:
 
     def trunk(self, x: npt.ArrayLike) -> F32:
         """The second hidden layer's activations of one observation (or a batch)."""
-        v = (np.asarray(x, dtype=np.float32) - self.mean) / self.scale
-        h = np.maximum(v @ self.w1 + self.b1, 0.0)
+        x = np.asarray(x, dtype=np.float32)
+        if x.ndim == 1:
+            nz = np.flatnonzero(x)
+            h = np.maximum(x[nz] @ self.w1_in[nz] + self.b1_in, 0.0)
+        else:
+            h = np.maximum(((x - self.mean) / self.scale) @ self.w1 + self.b1, 0.0)
         out: F32 = np.asarray(np.maximum(h @ self.w2 + self.b2, 0.0), dtype=np.float32)
         return out
 

@@ -195,7 +195,8 @@ def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
     if gens:
         ax.set_xlim(min(gens) - 0.5, max(gens) + 0.5)
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(out / "curve.png", dpi=80)
     plt.close(fig)

@@ -1,0 +1,209 @@
+"""Bots that learn (issue 37): the policy-value network, ``net`` and ``ismcts+net``,
+and ``civcards train``'s checkpoints.
+
+The network's forward pass is checked in NumPy alone (CI installs no PyTorch)
+and against PyTorch's where PyTorch is installed (the ``train`` extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from civcards.bots import make_bot
+from civcards.bots.netsearch import NetSearchBot
+from civcards.bots.policy_net import (
+    PolicyValueNet,
+    action_for_text,
+    action_names,
+    shared_priors,
+)
+from civcards.bots.search import searchable
+from civcards.game_api import all_games, default_options, get_game
+from civcards.sim.simulate import play_seated
+
+LEARNABLE = sorted(g.name for g in all_games() if g.encoding() is not None and searchable(g))
+
+
+def small_net(game_name: str, path: Path, seed: int = 3) -> Path:
+    """A small network of random weights for the game, written to ``path``."""
+    enc = get_game(game_name).encoding()
+    assert enc is not None
+    net = PolicyValueNet.fresh(
+        enc.observation_shape[0], enc.action_size, hidden=24, trunk=16, seed=seed
+    )
+    net.arrays["mean"][:] = 0.5
+    net.arrays["scale"][:] = 2.0
+    net = PolicyValueNet(net.arrays, {"game": game_name})
+    net.save(path)
+    return path
+
+
+def test_both_games_are_learnable() -> None:
+    assert {"carta", "civ4"} <= set(LEARNABLE)
+
+
+def test_numpy_forward_is_the_layers(tmp_path: Path) -> None:
+    """The NumPy pass, written out by hand from the stored arrays (after a float16 save)."""
+    net = PolicyValueNet.load(small_net("carta", tmp_path / "n.npz"))
+    a = net.arrays
+    rng = np.random.default_rng(0)
+    x = rng.random(net.obs_size).astype(np.float32) * 3
+    v = (x - a["mean"]) / a["scale"]
+    h = np.maximum(np.maximum(v @ a["w1"] + a["b1"], 0) @ a["w2"] + a["b2"], 0)
+    logits, value = net.forward(x)
+    assert np.allclose(logits, h @ a["wp"] + a["bp"], atol=1e-5)
+    assert np.isclose(value, (h @ a["wv"] + a["bv"])[0], atol=1e-5)
+    legal = [3, 17, 200, 5000]
+    probs, chance = net.evaluate(x, legal)
+    z = np.exp(logits[legal] - logits[legal].max())
+    assert np.allclose(probs, z / z.sum(), atol=1e-5)
+    assert np.isclose(chance, 1 / (1 + np.exp(-value)), atol=1e-6)
+
+
+def test_weights_round_trip_and_refuse_other_files(tmp_path: Path) -> None:
+    path = small_net("carta", tmp_path / "n.npz")
+    net = PolicyValueNet.load(path)
+    assert net.meta["game"] == "carta" and net.meta["format"] == 1
+    again = tmp_path / "again.npz"
+    net.save(again)
+    back = PolicyValueNet.load(again)
+    for k, arr in net.arrays.items():
+        assert np.array_equal(arr, back.arrays[k]), k
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not weights")
+    with pytest.raises(ValueError, match="not a network's weights file"):
+        PolicyValueNet.load(bad)
+    game = get_game("civ4")
+    with pytest.raises(ValueError, match="another game's encoding"):
+        make_bot(game, f"net:{path}")
+    with pytest.raises(ValueError, match="no network for"):
+        make_bot(game, f"net:{tmp_path / 'missing.npz'}")
+
+
+def test_numpy_forward_equals_pytorch(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="PyTorch is the train extra, not installed")
+    from civcards.learn.torch_net import TorchPolicyValue
+
+    net = PolicyValueNet.load(small_net("civ4", tmp_path / "n.npz"))
+    model = TorchPolicyValue(net)
+    rng = np.random.default_rng(1)
+    x = (rng.random((5, net.obs_size)) * 4).astype(np.float32)
+    logits, value = net.forward(x)
+    with torch.no_grad():
+        tl, tv = model(torch.tensor(x))
+    assert np.allclose(logits, tl.numpy(), atol=1e-4)
+    assert np.allclose(value, tv.numpy(), atol=1e-4)
+    # and back: the module's weights make the same NumPy network
+    assert np.allclose(model.to_numpy().forward(x)[0], logits, atol=1e-5)
+
+
+def test_every_carta_move_has_its_action() -> None:
+    """Every final choice's text (and a hidden step's) names a legal action of the encoding."""
+    game = get_game("carta")
+    enc = game.encoding()
+    assert enc is not None
+    bot = make_bot(game, "greedy", seed=2)
+    state = game.new_state(3, game.check_options(3, default_options(game)), 5)
+    from civcards.bots import bot_choice
+
+    checked = 0
+    while state.to_move is not None and checked < 400:
+        table = enc.table(state)
+        names = action_names(table, table.legal_actions())
+        for c in game.choices(state):
+            a = action_for_text(names, c.text)
+            assert a is not None, c.text
+            assert enc.action_of(table, c.text)[0] == a if c.final else True
+            checked += 1
+        game.apply_choice(state, bot_choice(bot, game, state))
+    assert checked > 50
+
+
+def test_shared_priors() -> None:
+    # two branches of action 7 share its probability; an unknown branch gets the mean
+    out = shared_priors({7: 0.6, 9: 0.4}, [7, 7, 9, None])
+    assert np.isclose(sum(out), 1.0)
+    assert np.isclose(out[0], out[1]) and out[2] > out[0]
+    assert shared_priors({}, []) == []
+
+
+@pytest.mark.parametrize("name", LEARNABLE)
+@pytest.mark.parametrize("spec", ["net", "ismcts+net:4it"])
+def test_net_bots_play_whole_games(name: str, spec: str, tmp_path: Path) -> None:
+    """Conformance-style: the bots play a whole 2-player game of every learnable game."""
+    game = get_game(name)
+    path = small_net(name, tmp_path / "n.npz")
+    r = play_seated(game, [f"{spec}:{path}", "greedy"], 11)
+    assert r.winners and all(0 <= w < 2 for w in r.winners)
+
+
+def test_net_plays_three_players_and_samples(tmp_path: Path) -> None:
+    path = small_net("carta", tmp_path / "n.npz")
+    r = play_seated(get_game("carta"), [f"net:{path}", f"net:sample:{path}", "greedy"], 4)
+    assert r.winners
+
+
+def test_net_search_records_targets(tmp_path: Path) -> None:
+    """A searched decision's target is a distribution over legal actions of its seat."""
+    game = get_game("carta")
+    enc = game.encoding()
+    assert enc is not None
+    path = small_net("carta", tmp_path / "n.npz")
+    bot = make_bot(game, f"ismcts+net:16it:{path}", seed=1)
+    assert isinstance(bot, NetSearchBot)
+    bot.records = []
+    state = game.new_state(2, game.check_options(2, default_options(game)), 9)
+    from civcards.bots import bot_choice
+
+    while not bot.records:
+        game.apply_choice(state, bot_choice(bot, game, state))
+    x, target = bot.records[0]
+    assert np.isclose(sum(target.values()), 1.0)
+    assert x.shape == enc.observation_shape
+    assert bot.last_iterations == 16
+
+
+def _digest(path: Path) -> str:
+    net = PolicyValueNet.load(path)
+    h = hashlib.sha256()
+    for k in sorted(net.arrays):
+        h.update(net.arrays[k].tobytes())
+    return h.hexdigest()
+
+
+def test_resume_makes_the_same_next_generation(tmp_path: Path) -> None:
+    """A run stopped after generation 0 and resumed makes the generation 1 of an unbroken
+    run of the same seed (and a folder refuses other settings)."""
+    pytest.importorskip("torch", reason="PyTorch is the train extra, not installed")
+    from civcards.learn.loop import TrainConfig, run_training
+
+    game = get_game("carta")
+    cfg: dict[str, Any] = dict(
+        seed=5,
+        warm_games=3,
+        games=2,
+        iterations=3,
+        epochs=1,
+        warm_epochs=1,
+        hidden=16,
+        trunk=8,
+        gauntlet=0,
+        gauntlet_search=0,
+    )
+    whole = tmp_path / "whole"
+    run_training(game, TrainConfig("carta", **cfg), whole, 2)
+    broken = tmp_path / "broken"
+    run_training(game, TrainConfig("carta", **cfg), broken, 1)
+    # a crash mid-generation leaves files that run.json does not name yet
+    (broken / "net-g001.npz").write_bytes(b"half written")
+    state = run_training(game, TrainConfig("carta", **cfg), broken, 2)
+    assert state["generation"] == 1
+    assert _digest(whole / "net-g001.npz") == _digest(broken / "net-g001.npz")
+    assert (broken / "curve.json").is_file()
+    with pytest.raises(ValueError, match="other settings"):
+        run_training(game, TrainConfig("carta", **{**cfg, "seed": 6}), broken, 3)
