@@ -1,0 +1,179 @@
+"""The layout guard's checks, for any page of the web table (issue 38): a helper that takes a
+Playwright page and answers its layout problems as sentences (an empty list: none).
+
+:func:`layout_problems` checks what a player sees at the viewport's size:
+
+* ``wide``: no element reaches past the viewport's sides (nothing to scroll sideways to),
+  unless a box that scrolls or clips it holds it;
+* ``icon``: no icon (``svg``, ``img``) is taller or wider than twice the font size of the
+  text around it (its parent's);
+* ``spill``: no block's content spills out of its box sideways (a long word over its
+  neighbour: a plot name over the next plot);
+* ``word``: no word of a heading, table header, label or button is broken across two lines
+  (a header that breaks mid-word);
+* ``overlap``: no two children of a grid or flex box overlap each other.
+
+:func:`control_near` checks that a decision's control is visible without scrolling away from
+the choice that opened it: in the viewport, or within one viewport height of the opener.
+
+The table's redesign (issue 39) builds on these: they know no game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Page = Any
+
+#: an icon may be at most this many times its parent's font size (height and width)
+ICON_RATIO = 2.0
+
+_PROBLEMS_JS = r"""
+([iconRatio, root]) => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const scope = root ? document.querySelector(root) : document.body;
+  if (!scope) return [`no element ${root}`];
+  const shown = (el) => {
+    if (!el.getClientRects().length) return false;
+    const cs = getComputedStyle(el);
+    return cs.visibility !== "hidden" && cs.display !== "none";
+  };
+  const desc = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += `#${el.id}`;
+    const tid = el.dataset && (el.dataset.testid || el.dataset.key);
+    if (tid) s += `[${tid}]`;
+    else if (el.classList && el.classList.length) s += `.${[...el.classList].slice(0, 2).join(".")}`;
+    const text = (el.textContent || "").trim().replace(/\s+/g, " ").slice(0, 30);
+    return text ? `${s} "${text}"` : s;
+  };
+  // the box that scrolls or clips an element (its overflow is not a page's overflow)
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (cs.overflowX !== "visible" || cs.overflowY !== "visible") return true;
+      if (cs.clip !== "auto" && cs.position === "absolute") return true;
+    }
+    return false;
+  };
+  const offscreen = (el) => {
+    // deliberately out of sight (a skip link until focused, a screen reader's text)
+    const r = el.getBoundingClientRect();
+    return r.right <= 0 || r.width <= 1 || r.height <= 1;
+  };
+  const all = [...scope.querySelectorAll("*")].filter((el) => {
+    if (el.closest("#tip, .sr-only, script, style, template, option, datalist")) return false;
+    if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") return false;
+    return shown(el);
+  });
+  if (!root && document.documentElement.scrollWidth > vw + 1) {
+    out.push(`wide: the page is ${document.documentElement.scrollWidth} px wide in a ${vw} px viewport`);
+  }
+  for (const el of all) {
+    const r = el.getBoundingClientRect();
+    if (offscreen(el)) continue;
+    if ((r.right > vw + 1 || r.left < -1) && !clipped(el)) {
+      out.push(`wide: ${desc(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px in a ${vw} px viewport`);
+    }
+  }
+  for (const el of all) {
+    const tag = el.tagName.toLowerCase();
+    if (tag !== "svg" && tag !== "img") continue;
+    if (el.closest(".chart")) continue; // a drawing (the review's graph), not an icon
+    const parent = el.parentElement;
+    const fs = parseFloat(getComputedStyle(parent).fontSize) || 16;
+    const r = el.getBoundingClientRect();
+    if (r.height > iconRatio * fs + 0.5 || r.width > iconRatio * fs + 0.5) {
+      out.push(`icon: ${desc(parent)} has an icon of ${Math.round(r.width)}x${Math.round(r.height)} px by text of ${fs} px`);
+    }
+  }
+  for (const el of all) {
+    const cs = getComputedStyle(el);
+    if (cs.display.startsWith("inline") && cs.display !== "inline-block" && cs.display !== "inline-flex") continue;
+    if (cs.overflowX !== "visible" || clipped(el)) continue;
+    const tag = el.tagName.toLowerCase();
+    if (["svg", "select", "input", "textarea", "img", "table", "tbody", "thead", "tr"].includes(tag)) continue;
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+      out.push(`spill: ${desc(el)} holds ${el.scrollWidth} px of content in ${el.clientWidth} px`);
+    }
+  }
+  const wordsOf = (el) => {
+    const broken = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest(".sr-only")) continue;
+      const text = n.textContent;
+      for (const m of text.matchAll(/[^\s\u00a0]{2,}/g)) {
+        const range = document.createRange();
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+    return broken;
+  };
+  for (const el of all) {
+    if (!el.matches("th, h1, h2, h3, h4, label, legend, summary, button, .button")) continue;
+    const broken = wordsOf(el);
+    if (broken.length) out.push(`word: ${desc(el)} breaks ${broken.map((w) => `"${w}"`).join(", ")} across lines`);
+  }
+  for (const el of all) {
+    const d = getComputedStyle(el).display;
+    if (!/(^|-)(flex|grid)$/.test(d)) continue;
+    const kids = [...el.children].filter((k) => shown(k) && !["absolute", "fixed"].includes(getComputedStyle(k).position))
+      .map((k) => [k, k.getBoundingClientRect()]).filter(([, q]) => q.width > 1 && q.height > 1);
+    for (let i = 0; i < kids.length; i++) {
+      for (let j = i + 1; j < kids.length; j++) {
+        const [a, p] = kids[i];
+        const [b, q] = kids[j];
+        const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+        const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+        if (w > 2 && h > 2) out.push(`overlap: ${desc(a)} and ${desc(b)} overlap by ${Math.round(w)}x${Math.round(h)} px`);
+      }
+    }
+  }
+  return [...new Set(out)];
+}
+"""
+
+
+def layout_problems(page: Page, root: str | None = None) -> list[str]:
+    """The layout problems of ``page`` as it is drawn now (of the element ``root`` and what
+    it holds, or of the whole page): one sentence each, an empty list when there are none."""
+    out: list[str] = page.evaluate(_PROBLEMS_JS, [ICON_RATIO, root])
+    return out
+
+
+_NEAR_JS = r"""
+([selector, openerTop]) => {
+  const el = [...document.querySelectorAll(selector)].find((e) => e.getClientRects().length);
+  if (!el) return `no visible control ${selector}`;
+  const r = el.getBoundingClientRect();
+  const vh = window.innerHeight;
+  if (r.top >= 0 && r.bottom <= vh) return "";
+  const top = r.top + window.scrollY;
+  if (openerTop !== null && Math.abs(top - openerTop) <= vh) return "";
+  return `far: ${selector} is at ${Math.round(top)} px, out of the viewport (${vh} px high, scrolled to ${Math.round(window.scrollY)})` +
+    (openerTop === null ? "" : ` and ${Math.round(Math.abs(top - openerTop))} px from the choice that opened it`);
+}
+"""
+
+
+def page_top(page: Page, selector: str) -> float:
+    """The top of the first visible element ``selector`` in the page's coordinates."""
+    top: float = page.evaluate(
+        """s => { const e = [...document.querySelectorAll(s)].find((x) => x.getClientRects().length);
+                  return e ? e.getBoundingClientRect().top + window.scrollY : -1e9; }""",
+        selector,
+    )
+    return top
+
+
+def control_near(page: Page, selector: str, opener_top: float | None = None) -> list[str]:
+    """Whether the control ``selector`` can be seen without scrolling away from the choice
+    that opened it (at ``opener_top``, :func:`page_top` before the click): in the viewport,
+    or within one viewport height of the opener. One sentence when not."""
+    why: str = page.evaluate(_NEAR_JS, [selector, opener_top])
+    return [why] if why else []
