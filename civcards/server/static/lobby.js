@@ -58,11 +58,19 @@ function renderPlayers() {
   playersSel.value = String(Math.min(Math.max(want, k.min_players), k.max_players));
 }
 
+/** An option's default at the player count chosen: the game's default for that count
+ * where it has one (``player_defaults``, e.g. civ4's finish_round on at 2 players), else
+ * its plain default. A value the player chose stays whatever the count. */
+function defaultOf(o) {
+  const n = String(Number(playersSel.value));
+  return o.player_defaults && n in o.player_defaults ? o.player_defaults[n] : o.default;
+}
+
 function currentOptions() {
   const k = kind();
   const vals = optionValues[k.name] || (optionValues[k.name] = {});
   const out = {};
-  for (const o of k.options) out[o.name] = o.name in vals ? vals[o.name] : o.default;
+  for (const o of k.options) out[o.name] = o.name in vals ? vals[o.name] : defaultOf(o);
   return out;
 }
 
