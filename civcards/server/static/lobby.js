@@ -267,7 +267,7 @@ async function renderAll() {
 }
 
 gameSel.addEventListener("change", () => { renderPlayers(); renderOptions(); renderSeats(); checkSetup(); });
-playersSel.addEventListener("change", () => { renderSeats(); checkSetup(); });
+playersSel.addEventListener("change", () => { renderOptions(); renderSeats(); checkSetup(); });
 onLang(async () => {
   // the games' words (option labels, bots) in the new language
   const r = await api("GET", `/api/kinds?lang=${currentLang()}`);
