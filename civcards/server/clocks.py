@@ -84,7 +84,7 @@ from .core import (
 )
 from .db import Base, PendingRow, SeatRow, hash_token
 from .kinds import default_bot
-from .models import ClockIn, GameOut, JoinOut, VoteOut
+from .models import ClockIn, GameOut, JoinOut, ReclaimOut, VoteOut
 
 log = logging.getLogger("civcards.server")
 
@@ -124,6 +124,9 @@ class ClockRow(Base):
     votes: Mapped[str] = mapped_column(Text, default="[]")
     #: JSON: the takeovers so far (the record's ``takeovers``)
     takeovers: Mapped[str] = mapped_column(Text, default="[]")
+    #: JSON: the seats taken over for time whose players asked for them back while the bot
+    #: played their turn: theirs again once it ends (migration 0006_reclaims)
+    reclaims: Mapped[str] = mapped_column(Text, default="[]")
 
 
 class ServiceRow(Base):
@@ -237,6 +240,8 @@ class ClockState:
     remaining: list[float] = field(default_factory=list)
     votes: list[int] = field(default_factory=list)
     takeovers: list[dict[str, Any]] = field(default_factory=list)
+    #: the seats to give back to their players once the bot ends the turn it plays
+    reclaims: list[int] = field(default_factory=list)
 
     def values(self) -> dict[str, Any]:
         return {
@@ -247,6 +252,7 @@ class ClockState:
             "remaining": json.dumps(self.remaining),
             "votes": json.dumps(self.votes),
             "takeovers": json.dumps(self.takeovers),
+            "reclaims": json.dumps(self.reclaims),
         }
 
     @staticmethod
@@ -259,6 +265,7 @@ class ClockState:
             remaining=[float(x) for x in json.loads(row.remaining or "[]")],
             votes=[int(x) for x in json.loads(row.votes or "[]")],
             takeovers=list(json.loads(row.takeovers or "[]")),
+            reclaims=[int(x) for x in json.loads(row.reclaims or "[]")],
         )
 
 
@@ -282,6 +289,7 @@ def turn_state(
     now: float,
     remaining: list[float],
     takeovers: list[dict[str, Any]],
+    reclaims: list[int] | None = None,
 ) -> ClockState:
     """The clock of a turn starting now (``now``: service time) at move number ``idx`` of
     ``state``."""
@@ -291,17 +299,32 @@ def turn_state(
         allow = _allowance(spec, remaining, seat)
         if allow is not None:
             deadline = now + max(0.0, allow)
-    return ClockState(idx, seat, time.time(), deadline, list(remaining), [], list(takeovers))
+    return ClockState(
+        idx, seat, time.time(), deadline, list(remaining), [], list(takeovers), list(reclaims or [])
+    )
 
 
 #: the clock's row after a move: built once (SQL Core on bound parameters, as the moves'
 #: own statements are), it is on the hot path of every move
-_CLOCK_FIELDS = ("idx", "seat", "started", "deadline", "remaining", "votes", "takeovers")
+_CLOCK_FIELDS = (
+    "idx",
+    "seat",
+    "started",
+    "deadline",
+    "remaining",
+    "votes",
+    "takeovers",
+    "reclaims",
+)
 _UPDATE_CLOCK = (
     update(ClockRow)
     .where(ClockRow.game_id == bindparam("gid", type_=String()))
     .values({f: bindparam(f"v_{f}") for f in _CLOCK_FIELDS})
 )
+
+
+#: the reclaims in the clock's row (read in a move's transaction when processes share games)
+_RECLAIMS = select(ClockRow.reclaims).where(ClockRow.game_id == bindparam("gid", type_=String()))
 
 
 class _Gone(Exception):
@@ -450,9 +473,49 @@ class Clocks:
                 left = old.deadline - now
                 remaining[seat] = max(0.0, left) + float(spec["increment"])
         takeovers = list(old.takeovers) if old is not None else list(live.takeovers)
-        st = turn_state(live, spec, nxt, idx + 1, now, remaining, takeovers)
+        reclaims = list(old.reclaims) if old is not None else []
+        if self.server.shared:  # another process may have taken a reclaim meanwhile
+            got = conn.execute(_RECLAIMS, {"gid": live.id}).scalar()
+            reclaims = [int(x) for x in json.loads(got or "[]")]
+        if reclaims:
+            reclaims = self._give_back(conn, live, nxt, idx + 1, reclaims, takeovers)
+        st = turn_state(live, spec, nxt, idx + 1, now, remaining, takeovers, reclaims)
         self._write(conn, live.id, st)
         live.clock_state = st
+        live.takeovers = list(st.takeovers)
+
+    @staticmethod
+    def _give_back(
+        conn: Connection,
+        live: Live,
+        nxt: Any,
+        idx: int,
+        reclaims: list[int],
+        takeovers: list[dict[str, Any]],
+    ) -> list[int]:
+        """In the transaction storing a move: the seats of ``reclaims`` whose turn the bot
+        has ended (another seat to move in ``nxt``, the state at move number ``idx``) are
+        their players' again (``takeovers`` notes it); the reclaims left. A game over
+        gives nothing back."""
+        if nxt.finished:
+            return []
+        left = []
+        for seat in reclaims:
+            if nxt.to_move == seat:
+                left.append(seat)
+                continue
+            info = live.seats[seat]
+            res = conn.execute(
+                update(SeatRow)
+                .where(SeatRow.game_id == live.id, SeatRow.seat == seat, SeatRow.kind == "bot")
+                .values(kind="human", bot=None)
+            )
+            if cast("CursorResult[Any]", res).rowcount != 1:
+                continue
+            takeovers.append({"seat": seat, "move": idx, "bot": info.bot, "reason": "reclaimed"})
+            info.kind, info.bot = "human", None
+            log.info("game %s: seat %d is its player's again", live.id, seat)
+        return left
 
     @staticmethod
     def _write(conn: Connection, gid: str, st: ClockState) -> None:
@@ -487,15 +550,18 @@ class Clocks:
         return changed
 
     def _view(self, live: Live, view: dict[str, Any]) -> None:
-        view["clock"] = self.clock_view(live, view["seat"])
+        view["clock"] = self.clock_view(live, view["seat"], view.get("taken_over_seat"))
 
     def _wall(self, t: float) -> str:
         """A service time as an ISO 8601 wall-clock time."""
         return datetime.fromtimestamp(t + self.service.downtime, UTC).isoformat()
 
-    def clock_view(self, live: Live, viewer: int | None) -> dict[str, Any]:
+    def clock_view(
+        self, live: Live, viewer: int | None, former: int | None = None
+    ) -> dict[str, Any]:
         """The game's clocks as a seat (or a spectator) sees them: the same until something
-        changes (times are instants, not countdowns: the browser counts down itself)."""
+        changes (times are instants, not countdowns: the browser counts down itself).
+        ``former``: the viewer's seat, which a bot plays now (it may be taken back)."""
         spec = spec_of(live)
         st = cast("ClockState | None", live.clock_state)
         remaining: list[float | None] = [None] * len(live.seats)
@@ -538,7 +604,30 @@ class Clocks:
             "deadline": deadline,
             "vote": vote,
             "takeovers": list(live.takeovers),
+            "reclaim": self.reclaim_state(live, former),
         }
+
+    @staticmethod
+    def reclaimable(live: Live, seat: int) -> str | None:
+        """Why ``seat``'s player cannot take it back now (None: they can): only a seat a bot
+        took over because its time ran out, while the game is played."""
+        if live.finished:
+            return "the game is over"
+        if live.seats[seat].kind == "human":
+            return "you play this seat: there is nothing to take back"
+        last = [t for t in live.takeovers if t.get("seat") == seat]
+        if not last or last[-1].get("reason") != "timeout":
+            return (
+                "a seat given up by resigning, or voted out by the others, stays with the bot "
+                "for the rest of the game; only a seat whose time ran out may be taken back"
+            )
+        return None
+
+    def reclaim_state(self, live: Live, former: int | None) -> dict[str, Any] | None:
+        if former is None or self.reclaimable(live, former) is not None:
+            return None
+        st = cast("ClockState | None", live.clock_state)
+        return {"seat": former, "pending": st is not None and former in st.reclaims}
 
     @staticmethod
     def voters(live: Live, absent: int) -> list[int]:
@@ -744,6 +833,64 @@ class Clocks:
             server.kick_bots(live)
         return {"seat": absent, "votes": votes, "needed": needed, "taken_over": taken}
 
+    async def reclaim(self, live: Live, seat: int) -> dict[str, Any]:
+        """``seat``'s player takes it back from the bot that took it over when its time ran
+        out, for the start of their next turn: at once when another seat is to move, else
+        once the bot has ended the turn it plays (:meth:`_give_back`, in that move's
+        transaction). Never after resigning or a vote (:meth:`reclaimable`)."""
+        server = self.server
+        async with live.lock:
+            if server.shared:
+                server.sync(live)
+            st = cast("ClockState | None", live.clock_state)
+            if st is None or st.idx != len(live.moves):
+                self._loaded(live)
+                st = cast("ClockState", live.clock_state)
+            info = live.seats[seat]
+            why = self.reclaimable(live, seat)
+            if why is not None:
+                code = "finished" if live.finished else "no_reclaim"
+                raise ApiError(409, "not_taken_over" if info.kind == "human" else code, why)
+            back = live.state.to_move != seat
+            if not back and seat in st.reclaims:
+                return {"seat": seat, "back": False}  # asked already
+            gid = live.id
+            if back:
+                entry = {
+                    "seat": seat,
+                    "move": len(live.moves),
+                    "bot": info.bot,
+                    "reason": "reclaimed",
+                }
+                left = [s for s in st.reclaims if s != seat]
+                new = replace(st, takeovers=[*st.takeovers, entry], reclaims=left)
+            else:
+                new = replace(st, reclaims=sorted({*st.reclaims, seat}))
+
+            def write(conn: Connection, has_pending: bool) -> None:
+                if back:
+                    res = conn.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == gid, SeatRow.seat == seat, SeatRow.kind == "bot")
+                        .values(kind="human", bot=None)
+                    )
+                    if cast("CursorResult[Any]", res).rowcount != 1:
+                        raise _Gone
+                self._write(conn, gid, new)
+
+            try:
+                server.store(live, write)
+            except _Gone:
+                server.sync(live)
+                raise ApiError(409, "stale", "the seat changed meanwhile: look again") from None
+            if back:
+                info.kind, info.bot = "human", None
+                live.takeovers = list(new.takeovers)
+                log.info("game %s: seat %d is its player's again", gid, seat)
+            live.clock_state = new
+        await server.changed(live)
+        return {"seat": seat, "back": back}
+
     # -- open tables --
 
     async def sit(self, live: Live, seat: int | None, name: str | None) -> tuple[int, str]:
@@ -842,7 +989,8 @@ class SitBody(BaseModel):
 
 
 def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter:
-    """The routes of resigning, voting an absent seat out, and taking an open seat."""
+    """The routes of resigning, taking back a seat lost for time, voting an absent seat out,
+    and taking an open seat."""
     r = APIRouter()
     server = clocks.server
 
@@ -858,6 +1006,19 @@ def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter
         seat = server.seat_of(live, x_seat_token)
         await clocks.take_over(live, seat, "resigned")
         return live.public()
+
+    @r.post(
+        "/api/games/{game_id}/reclaim",
+        tags=["seats"],
+        summary="Take back your seat, which a bot took over when your time ran out, for the "
+        "start of your next turn",
+        responses=errors,
+        response_model=ReclaimOut,
+    )
+    async def reclaim(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
+        live = server.get(game_id)
+        seat = server.seat_of(live, x_seat_token)
+        return await clocks.reclaim(live, seat)
 
     @r.post(
         "/api/games/{game_id}/vote",

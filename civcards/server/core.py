@@ -1389,6 +1389,16 @@ class TableServer:
         if finished:
             self._tell("finished", live)
 
+    def store(self, live: Live, write: Write) -> None:
+        """Store a change of an extension (the clocks' takeovers and reclaims) under the
+        game's lock: :meth:`_store`'s one transaction (409 stale when another process
+        stored first)."""
+        self._store(live, write)
+
+    def sync(self, live: Live) -> bool:
+        """Bring ``live`` up to the database's record, under its lock; True if it changed."""
+        return self._sync_locked(live)
+
     def _store(self, live: Live, write: Write) -> None:
         """One transaction: lock the game's row, check that the database holds the record
         this process holds (moves and pending choice), then ``write``. A newer record

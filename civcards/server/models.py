@@ -92,12 +92,37 @@ class ClockSpecOut(BaseModel):
 
 
 class TakeoverOut(BaseModel):
-    """A bot took a seat over (also in the record's ``takeovers``)."""
+    """A bot took a seat over, or its player took it back (also in the record's
+    ``takeovers``)."""
 
     seat: int
-    move: int = Field(description="The move number from which the bot played the seat.")
-    bot: str
-    reason: Literal["timeout", "resigned", "vote"]
+    move: int = Field(
+        description="The move number from which the bot played the seat (reclaimed: from "
+        "which its player played it again)."
+    )
+    bot: str = Field(description="The bot (reclaimed: the bot that had played it).")
+    reason: Literal["timeout", "resigned", "vote", "reclaimed"] = Field(
+        description="timeout, resigned or vote: the bot took the seat over; reclaimed: its "
+        "player, whose time had run out, took it back (POST /api/games/{id}/reclaim)."
+    )
+
+
+class ReclaimStateOut(BaseModel):
+    """The viewer's seat, taken over because its time ran out, may be taken back."""
+
+    seat: int = Field(description="The viewer's former seat.")
+    pending: bool = Field(
+        description="Asked for already: the seat is the player's again once the bot has "
+        "ended the turn it plays."
+    )
+
+
+class ReclaimOut(BaseModel):
+    seat: int
+    back: bool = Field(
+        description="True: the seat is yours again now (another seat is to move). False: "
+        "from the start of your next turn, once the bot has ended the turn it plays."
+    )
 
 
 class VoteStateOut(BaseModel):
@@ -127,6 +152,11 @@ class ClockOut(ClockSpecOut):
     deadline: str | None = Field(description="When the running clock runs out (ISO 8601).")
     vote: VoteStateOut | None = Field(description="The vote on the seat to move, if human.")
     takeovers: list[TakeoverOut]
+    reclaim: ReclaimStateOut | None = Field(
+        default=None,
+        description="The viewer's seat may be taken back (a bot took it when its time ran "
+        "out): POST /api/games/{id}/reclaim. Null otherwise.",
+    )
 
 
 class VoteOut(BaseModel):
