@@ -118,6 +118,10 @@ def describe_kind(game: Game, lang: str) -> dict[str, Any]:
         o["help"] = spec.help
         if spec.choices:
             o["labels"] = {c: _label(lang, texts.get(f"{spec.name}={c}"), c) for c in spec.choices}
+            # a line explaining each choice, where the game has one (``"name=value:help"``)
+            abouts = {c: texts.get(f"{spec.name}={c}:help") for c in spec.choices}
+            if any(k in MESSAGES for k in abouts.values()):
+                o["choice_helps"] = {c: _label(lang, k, "") for c, k in abouts.items()}
         options.append(o)
     bots = [{"name": b, "label": _label(lang, f"web.bot_{b}", b)} for b in bot_names(game)]
     return {

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
+from civcards.civ4.options import CARD_SETS
+from civcards.game_api import get_game
+from civcards.i18n import LANGS, t
+from civcards.server.kinds import describe_kind
 
 from .conftest import ServerProcess
-
-pytest.importorskip("playwright.sync_api")
 
 BOX = '#game-options input[data-opt="finish_round"]'
 
@@ -40,5 +41,39 @@ def test_the_lobby_shows_the_default_of_each_player_count(
             page.select_option("#players", n)
             assert not page.locator(BOX).is_checked(), n
         assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_each_card_set_is_explained_in_one_line_in_five_languages() -> None:
+    """C1: the lobby's card-set choice names what each set is, in every language."""
+    seen: dict[str, set[str]] = {c: set() for c in CARD_SETS}
+    for lang in LANGS:
+        cards = next(
+            o for o in describe_kind(get_game("civ4"), lang)["options"] if o["name"] == "cards"
+        )
+        helps = cards["choice_helps"]
+        assert set(helps) == set(CARD_SETS), lang
+        for c, line in helps.items():
+            assert line and "\n" not in line and line == t(lang, f"ccg.web.card_set_about.{c}")
+            seen[c].add(line)
+    assert all(len(lines) == len(LANGS) for lines in seen.values()), seen  # translated
+    assert len({min(v) for v in seen.values()}) == len(CARD_SETS)  # one line a set
+
+
+def test_the_lobby_explains_the_card_set_chosen(server: ServerProcess, browser: Any) -> None:
+    """C1: the line under the card-set choice follows the choice, in the reader's language."""
+    ctx = browser.new_context(locale="fr-FR")
+    try:
+        page = ctx.new_page()
+        page.goto(server.base + "/?lang=fr")
+        page.select_option("#game", "civ4")
+        about = page.locator('[data-testid="opt-about-cards"]')
+        page.wait_for_function(
+            "w => document.querySelector('[data-testid=opt-about-cards]')?.textContent === w",
+            arg=t("fr", "ccg.web.card_set_about.reconstructed-3"),
+        )
+        page.select_option('#game-options select[data-opt="cards"]', "reconstructed-1")
+        assert about.inner_text() == t("fr", "ccg.web.card_set_about.reconstructed-1")
     finally:
         ctx.close()

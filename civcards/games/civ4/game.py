@@ -271,6 +271,8 @@ class Civ4Game:
     web_assets: str | None = str(Path(__file__).parent / "static")
     web_texts: Mapping[str, str] = {
         "note": "ccg.reconstructed",
+        # each card set explained in one line under the lobby's choice (issue 40)
+        **{f"cards={c}:help": f"ccg.web.card_set_about.{c}" for c in CARD_SETS},
         "finish_round": "ccg.web.opt.finish_round",
         "happiness_not_wonders": "ccg.web.opt.happiness_not_wonders",
         "same_type_trade": "ccg.web.opt.same_type_trade",

@@ -86,7 +86,11 @@ function renderOptions() {
     }
     if (o.kind === "choice") {
       const opts = o.choices.map((c) => `<option value="${esc(c)}"${c === vals[o.name] ? " selected" : ""}>${esc((o.labels || {})[c] || c)}</option>`);
-      return `<label ${title}><span>${esc(o.label)}</span> <select id="${id}" data-opt="${esc(o.name)}">${opts.join("")}</select></label>`;
+      // a line explaining the choice made (civ4: each card set), where the game has one
+      const about = o.choice_helps
+        ? `<small class="opt-about" id="${id}-about" data-testid="opt-about-${esc(o.name)}">${esc(o.choice_helps[vals[o.name]] || "")}</small>`
+        : "";
+      return `<label ${title}><span>${esc(o.label)}</span> <select id="${id}" data-opt="${esc(o.name)}">${opts.join("")}</select>${about}</label>`;
     }
     const lo = o.minimum ?? "";
     const hi = o.maximum ?? "";
@@ -96,6 +100,7 @@ function renderOptions() {
     el.addEventListener("change", () => {
       const spec = k.options.find((o) => o.name === el.dataset.opt);
       const v = spec.kind === "bool" ? el.checked : spec.kind === "int" ? Number(el.value) : el.value;
+      if (spec.choice_helps) document.getElementById(`${el.id}-about`).textContent = spec.choice_helps[v] || "";
       currentOptions();
       // a number field cleared: the option's default again (e.g. no hand limit), never 0
       if (spec.kind === "int" && el.value.trim() === "") delete optionValues[k.name][spec.name];
