@@ -48,7 +48,7 @@ import numpy as np
 
 from ..game_api import Choice, Game
 from .base import Bot, Decision
-from .ismcts import parse_budget
+from .ismcts import OptionValue, parse_budget
 from .policy_net import PolicyValueNet, action_for_text, action_names, shared_priors
 from .search import Edge, SearchKit, search_kit
 
@@ -165,6 +165,9 @@ class NetSearchBot(Bot):
         #: where the training targets of every searched top-level decision go (self-play
         #: sets a list): (observation vector, {action: share})
         self.records: list[tuple[Any, dict[int, float]]] | None = None
+        #: search a decision even when it has a single choice (post-game analysis)
+        self.search_single = False
+        self.last_root: _Node | None = None
 
     # -- a decision -----------------------------------------------------------------
 
@@ -176,7 +179,8 @@ class NetSearchBot(Bot):
         self.last_obs = None
         self.last_target = {}
         self.last_iterations = 0
-        if len(choices) == 1:
+        self.last_root = None
+        if len(choices) == 1 and not self.search_single:
             return choices[0]
         if chosen is not None and not chosen.hidden and plan:
             for c in choices:
@@ -226,6 +230,7 @@ class NetSearchBot(Bot):
             self._iterate(root, sampler.sample(rng))
             done += 1
         self.last_iterations = done
+        self.last_root = root
         best = self._pick(root, edges, g0)
         self._record(root, x, names, legal, edges)
         if self.records is not None and chosen is None and self.last_obs is not None:
@@ -238,6 +243,22 @@ class NetSearchBot(Bot):
             if c.text == text:
                 return c
         return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+
+    def option_values(self) -> list[OptionValue]:
+        """The options searched at the last decision, most visited first (as
+        :meth:`civcards.bots.ismcts.ISMCTSBot.option_values`; empty for ``net``)."""
+        root = self.last_root
+        if root is None or not self.last_iterations:
+            return []
+        out = []
+        for key, child in root.children.items():
+            choice = self._root_text.get(key)
+            if choice is None or not child.visits:
+                continue
+            value = child.total / child.visits
+            out.append(OptionValue(self.kit.path(key)[-1], choice, value, child.visits))
+        out.sort(key=lambda o: -o.visits)
+        return out
 
     def _choose_alone(self, decision: Decision, g: Any) -> Choice:
         """``net``: one forward pass; each choice's prior is its first action's probability."""
