@@ -70,6 +70,11 @@ AT_ONCE_DEALS = 4
 #: searched again on its own, with this share of the budget
 RESEARCH_SHARE = 0.25
 MIN_VISITS = 30
+#: the time a review of one game may take at the web table (issue 38: 60 s a game on one
+#: core), less a margin for what is not search (replays, deals, the moves forced)
+GAME_SECONDS = 50.0
+#: the least time budget a decision of a review fitted to :data:`GAME_SECONDS` gets
+MIN_DECISION_SECONDS = 0.01
 
 
 class AnalysisError(ValueError):
@@ -360,6 +365,32 @@ def suggest(
 # --------------------------------------------------------------------------- whole records
 
 
+def fitted_bot(spec: str, decisions: int, seconds: float) -> str:
+    """The bot ``spec`` with its time budget a decision lowered so that ``decisions``
+    decisions fit in ``seconds`` (each may search again, up to twice
+    :data:`RESEARCH_SHARE` more), never below :data:`MIN_DECISION_SECONDS`; a budget that
+    fits, or one of iterations, is kept.
+
+    >>> fitted_bot("ismcts:250ms", 100, 50.0), fitted_bot("ismcts:250ms", 400, 50.0)
+    ('ismcts:250ms', 'ismcts:83ms')
+    >>> fitted_bot("ismcts:250ms:greedy", 4000, 1.0), fitted_bot("ismcts:2000it", 400, 5.0)
+    ('ismcts:10ms:greedy', 'ismcts:2000it')
+    """
+    name, _, arg = spec.partition(":")
+    budget, _, rest = arg.partition(":")
+    if name != "ismcts" or decisions <= 0:
+        return spec
+    from .bots.ismcts import parse_budget
+
+    _its, secs = parse_budget(budget or None)
+    if secs is None:
+        return spec
+    per = max(MIN_DECISION_SECONDS, seconds / (decisions * (1 + 2 * RESEARCH_SHARE)))
+    if per >= secs:
+        return spec
+    return f"{name}:{max(1, int(per * 1000))}ms" + (f":{rest}" if rest else "")
+
+
 def check_bot(game: Game, spec: str) -> None:
     """AnalysisError with a sentence unless ``spec`` names a bot that values its options."""
     try:
@@ -538,6 +569,7 @@ __all__ = [
     "assemble",
     "check_bot",
     "curves",
+    "fitted_bot",
     "label_of",
     "move_accuracy",
     "parse_record",

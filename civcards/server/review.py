@@ -27,6 +27,7 @@ import json
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -54,12 +55,14 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..analysis import (
+    GAME_SECONDS,
     AnalysisError,
     analyse_indices,
     annotate,
     assemble,
     check_bot,
     chunks,
+    fitted_bot,
     parse_record,
     state_at,
     suggest,
@@ -69,7 +72,7 @@ from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
 from .botpool import exit_with_server
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
-from .i18n_web import catalogue
+from .i18n_web import catalogue, seat_names
 from .kinds import load_extra_games, web_module
 
 log = logging.getLogger("civcards.server.review")
@@ -77,7 +80,9 @@ log = logging.getLogger("civcards.server.review")
 HERE = os.path.dirname(__file__)
 
 #: the bot of the table's analyses: a time budget a decision, so that every game's review
-#: ends in a bounded time (``CIVCARDS_ANALYSIS_BOT``)
+#: ends in a bounded time (``CIVCARDS_ANALYSIS_BOT``); a long game's decisions get less
+#: (:func:`civcards.analysis.fitted_bot`), so that a review takes about
+#: :data:`~civcards.analysis.GAME_SECONDS` at most on one core (issue 38: 60 s a game)
 DEFAULT_ANALYSIS_BOT = "ismcts:250ms"
 #: the bot of a hint (``CIVCARDS_HINT_BOT``)
 DEFAULT_HINT_BOT = "ismcts:1s"
@@ -219,8 +224,13 @@ class AnalysisPool:
         self._set(rid, status="running", done=0, total=n, bot=self.bot, error=None)
         moves: list[dict[str, Any]] = []
         done = 0
+        start = time.monotonic()
         for task in chunks(n, CHUNK):
-            moves += await self.run(analyse_indices, record, task, self.bot, seed)
+            # a time budget a decision fitted to what is left of the game's time (a long
+            # game's decisions get less, so that its review ends in GAME_SECONDS or so)
+            left = GAME_SECONDS - (time.monotonic() - start)
+            bot = fitted_bot(self.bot, n - done, left)
+            moves += await self.run(analyse_indices, record, task, bot, seed)
             done += len(task)
             partial = assemble(game, rec, self.bot, seed, moves)
             self._set(rid, done=done, data=json.dumps(partial))
@@ -491,7 +501,7 @@ def review_router(server: TableServer) -> APIRouter:
     async def review_api(rid: REVIEW_ID, lang: Annotated[str, Query(max_length=10)] = "en") -> Any:
         live, rec, stored = source(rid)
         lang = normalize_lang(lang)
-        names = live.names()
+        names = seat_names(live.seats, lang)  # as the table names them (a bot's in lang)
         game = live.game
         moves = []
         for i, state, move in _walk(game, rec):
@@ -550,20 +560,33 @@ def review_router(server: TableServer) -> APIRouter:
         if seat is not None and seat >= len(live.seats):
             raise ApiError(422, "bad_seat", f"there is no seat {seat} in this game")
         state = state_at(game, rec, move)
-        if seat is None:
-            return {"move_number": move, "seat": None, "position": game.position_json(state)}
         at = replace(live, state=state, moves=list(rec["moves"][:move]), pending=None)
-        view: dict[str, Any] = {
-            "game": at.public(),
-            "seat": seat,
-            "move_number": move,
-            "observation": game.observe(state, seat).to_json(),
-            "options": [],
-            "pending": None,
-        }
-        if server.decorate is not None:
-            server.decorate(at, view, lang)
-        return {"move_number": move, "seat": seat, "view": view}
+
+        def view_of(who: int | None) -> dict[str, Any]:
+            """What the table shows ``who`` (None: a spectator) in this position."""
+            view: dict[str, Any] = {
+                "game": at.public(),
+                "seat": who,
+                "move_number": move,
+                "observation": game.observe(state, who).to_json(),
+                "options": [],
+                "pending": None,
+            }
+            if server.decorate is not None:
+                server.decorate(at, view, lang)
+            return view
+
+        if seat is None:
+            # the whole position: the public board, and every seat's own view (drawn by
+            # the game's module as the table draws them), and the position's JSON
+            return {
+                "move_number": move,
+                "seat": None,
+                "view": view_of(None),
+                "seats": [view_of(s) for s in range(len(live.seats))],
+                "position": game.position_json(state),
+            }
+        return {"move_number": move, "seat": seat, "view": view_of(seat)}
 
     @router.get(
         "/api/review/{rid}/annotated",
@@ -650,7 +673,8 @@ def review_router(server: TableServer) -> APIRouter:
             used.pop(live.id, None)
             await server.broadcast(live)  # everyone's log: a hint was used
         try:
-            words = live.game.describe_move(text, live.names(), normalize_lang(lang))
+            lang = normalize_lang(lang)
+            words = live.game.describe_move(text, seat_names(live.seats, lang), lang)
         except Exception:
             words = text
         return {"move": text, "words": words, "move_number": idx}

@@ -358,3 +358,44 @@ def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str) -> No
         assert page.locator("#graph svg").count() == 1
         assert not errors, errors
         b.close()
+
+
+def test_the_whole_position_is_drawn_by_the_game_and_bots_are_named_as_at_the_table(
+    server: ServerProcess, finished: str
+) -> None:
+    """Issue 38.8: the review's default view, the whole position, is drawn by the game's
+    own module as the table draws it (no dump of its JSON), with every seat's own panel
+    (its hand) beside the public board; and a seat is named as the table names it (a
+    bot's default name in the reader's words)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    review = httpx.get(f"{server.base}/api/review/{finished}").json()
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
+        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        # the table's names: the players' headings its module draws for a spectator
+        page.goto(f"{server.base}/game/{finished}#watch")
+        page.wait_for_selector("#players h3")
+        at_table = [page.inner_text(f"#players article:nth-of-type({i + 1}) h3") for i in (0, 1)]
+        page.goto(f"{server.base}/review/{finished}#move=6")
+        page.wait_for_selector("#review[data-ready='1']")
+        assert page.input_value("#seat-select") == ""  # the whole position
+        page.wait_for_selector("[data-testid=whole-seat]")
+        assert page.get_attribute("#review", "data-render-error") is None
+        assert page.locator("dl.position").count() == 0  # no dump of the JSON
+        assert page.is_visible("#players") and page.locator("#players article").count() == 2
+        # every seat's own panel, drawn by the module from that seat's view
+        seats = page.locator("[data-testid=whole-seat]")
+        assert seats.count() == 2
+        for s in range(2):
+            assert seats.nth(s).locator("h3").first.inner_text() == review["names"][s]
+            assert seats.nth(s).inner_text().strip() != review["names"][s]  # not empty
+        # a bot's name as the table says it, in the summary, the graph, the seat menu
+        for s, name in enumerate(review["names"]):
+            assert name in at_table[s], (name, at_table[s])
+        options = page.locator("#seat-select option").all_inner_texts()
+        assert options[1:] == review["names"]
+        assert not errors, errors
+        b.close()

@@ -96,10 +96,11 @@ function renderProgress() {
   bar.value = a.done;
   let text;
   if (a.status === "done") text = t("web.review.done");
-  else if (a.status === "failed") text = t("web.review.failed", { error: a.error || "" });
   else if (a.status === "queued") text = t("web.review.queued");
-  else text = t("web.review.progress", { done: a.done, total: a.total });
-  $("progress-text").textContent = text;
+  else if (a.status !== "failed") text = t("web.review.progress", { done: a.done, total: a.total });
+  // a failure in the reader's words; the analysis's own sentence (English) as a technical detail
+  if (a.status === "failed") $("progress-text").innerHTML = `${esc(t("web.review.failed_plain"))} <code>${esc(a.error || "")}</code>`;
+  else $("progress-text").textContent = text;
   const dl = $("annotated");
   dl.hidden = a.status !== "done";
   dl.href = `/api/review/${encodeURIComponent(rid)}/annotated`;
@@ -225,31 +226,55 @@ async function renderPosition() {
   if (mine !== posSeq) return; // a newer one was asked for
   if (!r.ok) { $("error").textContent = errorText(r.data); return; }
   const whole = $("whole");
-  const seatView = $("table");
-  if (r.data.position) {
-    whole.hidden = false;
-    seatView.hidden = true;
-    const rows = Object.entries(r.data.position)
-      .filter(([k]) => !["ok", "error", "move_index", "legal"].includes(k))
-      .map(([k, v]) => `<dt>${esc(k)}</dt><dd><code>${esc(typeof v === "string" ? v : JSON.stringify(v))}</code></dd>`);
-    whole.innerHTML = `<h3>${esc(t("web.review.whole"))}</h3><dl class="position" data-testid="whole">${rows.join("")}</dl>`;
-    return;
-  }
-  whole.hidden = true;
-  seatView.hidden = false;
-  const view = r.data.view;
-  const table = {
-    view, gameId: rid, name: (s) => (view.names && view.names[s]) || name(s), myTurn: () => false,
-    send: () => {}, render: () => {}, words: (x) => (view.words && view.words[x]) || null,
-  };
   try {
-    if (game.onView) game.onView(table, true);
-    game.render(table);
+    if (r.data.seats) {
+      // the whole position: each seat's own panel as the game's module draws it for that
+      // seat, then the public board as it draws it for a spectator (what all seats share
+      // is shown once, on the board)
+      const panels = r.data.seats.map((v) => { draw(v); return ownPanel(); });
+      draw(r.data.view);
+      const shared = new Set($("mine").hidden ? [] : [...$("mine").children].map((el) => el.outerHTML));
+      whole.innerHTML = `<h3 class="whole-title">${esc(t("web.review.whole"))}</h3>${panels.map((p, s) => `<section class="whole-seat" data-testid="whole-seat" data-seat="${s}"><h3>${esc(name(s))}</h3><div class="whole-own"></div></section>`).join("")}`;
+      // the module's own marks on the table (its style's scope, e.g. a class) hold for its copies
+      const marks = [...$("table").classList].filter((c) => !["table", "review-table"].includes(c));
+      whole.querySelectorAll(".whole-own").forEach((box, s) => {
+        box.classList.add(...marks);
+        for (const el of panels[s]) if (!shared.has(el.outerHTML)) box.appendChild(inert(el));
+      });
+      whole.hidden = false;
+    } else {
+      whole.hidden = true;
+      whole.innerHTML = "";
+      draw(r.data.view);
+    }
     delete root.dataset.renderError;
   } catch (e) {
     root.dataset.renderError = String(e);
     $("status").textContent = String(e);
   }
+}
+
+/** Draw ``view`` (a seat's or a spectator's) in the table's sections with the game's module. */
+function draw(view) {
+  const table = {
+    view, gameId: rid, name: (s) => (view.names && view.names[s]) || name(s), myTurn: () => false,
+    send: () => {}, render: () => {}, words: (x) => (view.words && view.words[x]) || null,
+  };
+  if (game.onView) game.onView(table, true);
+  game.render(table);
+}
+
+/** The seat's own panel just drawn (its hand, what only it knows), copied. */
+function ownPanel() {
+  return [...$("mine").children].map((el) => el.cloneNode(true));
+}
+
+/** A copy that is only shown: no ids of its own, nothing to press. */
+function inert(el) {
+  for (const x of [el, ...el.querySelectorAll("[id]")]) x.removeAttribute("id");
+  for (const x of el.querySelectorAll("button, input, select, textarea")) x.disabled = true;
+  for (const x of el.querySelectorAll("[aria-labelledby]")) x.removeAttribute("aria-labelledby");
+  return el;
 }
 
 function go(k) {
