@@ -81,12 +81,23 @@ def wait_turn(page: Page, seat: int, timeout: float = 20000) -> None:
 
 
 def click_and_wait(page: Page, selector: str) -> None:
-    """Click, then wait for the next position."""
+    """Click, then wait for the next position (a move that ends the game with the seat
+    behind asks first: confirmed)."""
     before = moves(page)
     page.locator(selector).first.click()
     page.wait_for_function(
-        "n => Number(document.querySelector('#table').dataset.moves) > n", arg=before, timeout=15000
+        """n => Number(document.querySelector('#table').dataset.moves) > n
+            || !!document.querySelector('[data-testid=ending-warning]')""",
+        arg=before,
+        timeout=15000,
     )
+    if moves(page) == before:
+        page.locator('#actions button[data-key="go-ending"]').click()
+        page.wait_for_function(
+            "n => Number(document.querySelector('#table').dataset.moves) > n",
+            arg=before,
+            timeout=15000,
+        )
 
 
 def present(page: Page, selector: str) -> bool:

@@ -434,6 +434,8 @@ class CartaGame:
         "deal=basic": "web.deal_basic",
         "deal=draft": "term.draft",
         "teams": "web.team_game",
+        "deal:help": "web.deal_help",
+        "teams:help": "web.team_game_help",
     }
 
     def web_view(

@@ -279,6 +279,10 @@ class Civ4Game:
         "hand_limit": "ccg.web.opt.hand_limit",
         "one_shot_steals": "ccg.web.opt.one_shot_steals",
         "all_techs": "ccg.web.opt.all_techs",
+        "cards": "ccg.web.opt.cards",
+        # the tips (with the rules' numbers) and the card sets' names
+        **{f"{o.name}:help": f"ccg.web.opt_help.{o.name}" for o in OPTIONS},
+        **{f"cards={c}": f"ccg.web.opt.cards.{c.replace('-', '_')}" for c in CARD_SETS},
     }
 
     def web_view(

@@ -155,10 +155,98 @@ def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
     }
 
 
-def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> dict[str, Any]:
-    """What the table needs to compose the viewer's move by pointing (viewer to move only)."""
+#: the most moves :func:`_ending` applies to copies (a decision's top-level choices, then the
+#: choices one step below them)
+ENDING_BUDGET = 256
+
+
+def _ending(g: GameState, seat: int) -> dict[str, dict[str, int]]:
+    """The seat's moves that end the game (C68) with the seat not among the winners, each
+    found by the engine: the move applied to a copy. Of each: the seat's victory points
+    after it, the leader's and who leads. Whether a move ends the game and the scores after
+    it are public (the piles' sizes, the empires: C72), so the view tells nothing hidden."""
+    out: dict[str, dict[str, int]] = {}
+    budget = ENDING_BUDGET
+    top = civ4.choices(g)
+    levels = [c for c in top if c.final]
+    for c in top:
+        if not c.final:
+            levels += civ4.expand(g, c.text)
+            if len(levels) >= budget:
+                break
+    for c in levels[:budget]:
+        if not c.final or c.move is None:
+            continue
+        cp = g.copy()
+        cp.apply_unchecked(c.move, c.text)
+        if not cp.finished or seat in cp.winners:
+            continue
+        scores = cp.scores
+        leader = max((s for s in range(cp.n) if s != seat), key=lambda s: scores[s])
+        out[c.text] = {"you": scores[seat][0], "best": scores[leader][0], "leader": leader}
+    return out
+
+
+def _missing(g: GameState, seat: int, options: set[str], lang: str) -> dict[str, str]:
+    """Why a purchase the table offers by a card or a plot is missing now, in words: the
+    engine's price against the seat's own supply (C27), an empty population supply (C34),
+    no room on any plot (C18). Keys: ``pop-N``, ``tech-CODE``, ``plot-CODE``, ``build-CODE``."""
+    sup = g.supply[seat]
+    out: dict[str, str] = {}
+    plots = g.plots[seat]
+    for n in range(1, len(plots) + 1):
+        if f"pop p{n}" in options:
+            continue
+        if g.pop_supply <= 0:
+            out[f"pop-{n}"] = t(lang, "ccg.why.pop_supply")
+        elif (cost := g.pop_cost(seat, n)) > sup[0]:
+            out[f"pop-{n}"] = t(lang, "ccg.why.pop_cost", cost=cost, have=sup[0])
+    for code in g.tech_market:
+        cost = g.card_cost(seat, code)
+        if f"tech {code}" not in options and cost > sup[2]:
+            out[f"tech-{code}"] = t(lang, "ccg.why.tech_cost", cost=cost, have=sup[2])
+    cost = g.plot_cost(seat)
+    for code in g.plot_market:
+        if not any(o.startswith(f"plot {code} ") for o in options) and cost > sum(sup):
+            out[f"plot-{code}"] = t(lang, "ccg.why.plot_cost", cost=cost, have=sum(sup))
+    for code in sorted(set(g.hand(seat))):
+        if g.cs.deck[code].kind == "unit" or any(o.startswith(f"build {code} ") for o in options):
+            continue
+        cost = g.card_cost(seat, code)
+        if cost > sup[1]:
+            out[f"build-{code}"] = t(lang, "ccg.why.build_cost", cost=cost, have=sup[1])
+        elif not any(
+            code not in on and len(on) < g.slots(seat, n + 1) for n, (_, _, on) in enumerate(plots)
+        ):
+            out[f"build-{code}"] = t(lang, "ccg.why.build_room")
+    return out
+
+
+def _defence_damage(g: GameState, d: int) -> dict[str, list[int]]:
+    """C45: what each defence of ``d`` lets the attack take (population, buildings), the
+    engine's: every defence applied to a copy (a handful of moves; none past 512)."""
+    moves = g.legal_strings()
+    out: dict[str, list[int]] = {}
+    if len(moves) > 512:
+        return out
+    for m in moves:
+        cp = g.copy()
+        cp.apply(m)
+        steal, destroy = cp.damage_amounts(d) if cp.combat is not None else (0, 0)
+        plots = cp.plots[d]
+        built = sum(1 for _, _, on in plots for c in on if cp.cs.deck[c].kind == "building")
+        out[m] = [min(steal, sum(p[1] for p in plots)), min(destroy, built)]
+    return out
+
+
+def _decision(
+    g: GameState, obs: Observation, seat: int, options: set[str], lang: str = "en"
+) -> dict[str, Any]:
+    """What the table needs to compose the viewer's move by pointing (viewer to move only):
+    also the moves that would end the game with the viewer behind (``ending``), why a
+    purchase is missing (``why``) and the damage of each defence (``damage``)."""
     step = g.step
-    out: dict[str, Any] = {"step": step}
+    out: dict[str, Any] = {"step": step, "ending": _ending(g, seat)}
     if step != "purchase":
         with suppress(ValueError):
             out["default"] = civ4.default_move(g)
@@ -174,6 +262,7 @@ def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> d
                 with suppress(ValueError):
                     pays[code] = civ4.default_move(g, f"plot {code} ?").split()[-1]
         out["plot_pay"] = pays
+        out["why"] = _missing(g, seat, options, lang)
         if "attack ?" in options:
             out["attack"] = {
                 "units": [list(u) for u in g.attack_units(seat)],
@@ -192,6 +281,7 @@ def _decision(g: GameState, obs: Observation, seat: int, options: set[str]) -> d
             out["blockers"] = {
                 a: sorted({b for b in hand if g.blockable(d, b, a)}) for a in sorted(set(attackers))
             }
+            out["damage"] = _defence_damage(g, d)
         else:
             steal, destroy = g.damage_amounts(d)
             plots = g.plots[d]
@@ -256,10 +346,12 @@ def web_view(
     }
     viewer = Costs(obs, seat) if seat is not None else None
     out["plot_market"] = [
-        {**_card(c, lang, _set(obs)), "cost": viewer.plot() if viewer else None} for c in obs.plot_market
+        {**_card(c, lang, _set(obs)), "cost": viewer.plot() if viewer else None}
+        for c in obs.plot_market
     ]
     out["tech_market"] = [
-        {**_card(c, lang, _set(obs)), "now": viewer.card(c) if viewer else None} for c in obs.tech_market
+        {**_card(c, lang, _set(obs)), "now": viewer.card(c) if viewer else None}
+        for c in obs.tech_market
     ]
     if seat is not None and viewer is not None:
         hand = obs.hand or ()
@@ -304,7 +396,7 @@ def web_view(
     )
     if seat is not None and obs.to_move == seat and not obs.finished:
         opts = {ch.text for ch in civ4.choices(state)}
-        out["decide"] = _decision(state, obs, seat, opts)
+        out["decide"] = _decision(state, obs, seat, opts, lang)
     # who leads now, from this seat's own view (C72: the empires are public)
     out["standing"] = standing(obs, names, lang)
     if state.finished:

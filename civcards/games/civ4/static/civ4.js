@@ -5,6 +5,7 @@
 // is also offered as a plain choice ("Other choices"), and a step is expanded through the server.
 // The shell (table.js) calls render, turnText, onView, onExpansion and resultHTML.
 import { esc, t } from "/static/common.js";
+import { guideFor } from "./guide.js";
 
 let T = null; // the table (the shell's object)
 let view = null;
@@ -49,7 +50,7 @@ const SHAPE = {
 const FILL = { F: "#8a6d00", H: "#9c2f1a", C: "#0b5f73" };
 
 function resIcon(r) {
-  return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="${FILL[r]}">${SHAPE[r]}<text x="12" y="16" text-anchor="middle">${r}</text></svg>`;
+  return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="${FILL[r]}">${SHAPE[r]}<text x="12" y="16" text-anchor="middle">${esc(t(`ccg.res_letter.${r}`))}</text></svg>`;
 }
 
 const resWord = (r) => t(`ccg.res.${r}`);
@@ -209,12 +210,20 @@ function plotCard(e, p, compact) {
       button = `<button type="button" data-send="pop p${p.n}" data-key="pop-${p.n}" aria-label="${esc(t("ccg.web.add_pop", { n: p.n, cost: p.pop_cost }))}">+${PERSON.replace("<svg", '<svg width="14" height="14"')} ${resChips([p.pop_cost, 0, 0])}</button>`;
     } else if (has(`settle p${p.n}`)) {
       button = `<button type="button" class="primary" data-send="settle p${p.n}" data-key="settle-${p.n}" aria-label="${esc(t("ccg.move.settle", { n: p.n }))}">${esc(t("ccg.web.place_here"))}</button>`;
+    } else {
+      button = whyNot(`pop-${p.n}`);
     }
   }
   return `<li class="plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
     <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
     <div aria-hidden="true">${popIcons(p.pop)}</div>
     <ul class="on" aria-hidden="true">${cards.join("")}</ul>${button}</li>`;
+}
+
+/** Why a purchase this card or plot would offer is missing now (the server's words). */
+function whyNot(key) {
+  const why = mine() && !ui.build ? (decide().why || {})[key] : null;
+  return why ? `<p class="why-not muted" data-testid="why-${esc(key)}">${esc(why)}</p>` : "";
 }
 
 function cardName(code) {
@@ -273,14 +282,14 @@ function marketsHTML() {
   const p = B.piles || {};
   const plots = (B.plot_market || []).map((c) => {
     const can = mine() && startsWith(`plot ${c.code}`).length > 0;
-    const btn = can ? `<button type="button" data-pay="${esc(c.code)}" data-key="buy-plot-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_plot", { name: c.name, cost: c.cost }))}">${esc(t("ccg.web.buy"))} (${c.cost})</button>` : "";
+    const btn = can ? `<button type="button" data-pay="${esc(c.code)}" data-key="buy-plot-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_plot", { name: c.name, cost: c.cost }))}">${esc(t("ccg.web.buy_plot_btn", { cost: c.cost }))}</button>` : whyNot(`plot-${c.code}`);
     return `<li class="ccard ${ui.pay && ui.pay.code === c.code ? "selected" : ""}" data-testid="market-plot-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} ${resChips(c.yields)}</h4>${btn}</li>`;
   });
   const techs = (B.tech_market || []).map((c) => {
     const can = mine() && has(`tech ${c.code}`);
     const cost = c.now === null || c.now === undefined ? c.cost : c.now;
     const costText = cost !== c.cost ? t("ccg.web.cost_now", { now: cost, base: c.cost }) : t("ccg.cost", { cost });
-    const btn = can ? `<button type="button" data-send="tech ${esc(c.code)}" data-key="buy-tech-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_tech", { name: c.name, cost }))}">${esc(t("ccg.web.buy"))} ${resChips([0, 0, cost])}</button>` : "";
+    const btn = can ? `<button type="button" data-send="tech ${esc(c.code)}" data-key="buy-tech-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_tech", { name: c.name, cost }))}">${esc(t("ccg.web.buy"))} ${resChips([0, 0, cost])}</button>` : whyNot(`tech-${c.code}`);
     return `<li class="ccard" data-testid="market-tech-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} <small>${esc(t("ccg.web.era", { era: c.era }))}</small></h4>
       <div class="meta">${esc(costText)} ${resChips([0, 0, cost])} ${icons(c)}</div><p class="help">${esc(c.help)}</p>${btn}</li>`;
   });
@@ -301,7 +310,7 @@ function handHTML() {
     }
     if (mine() && startsWith(`build ${c.code}`).length) {
       buttons.push(`<button type="button" data-build-card="${esc(c.code)}" data-key="build-${esc(c.code)}" aria-label="${esc(t("ccg.web.build_label", { card: c.name }))}">${esc(t("ccg.web.build"))}</button>`);
-    }
+    } else if (c.kind !== "unit") buttons.push(whyNot(`build-${c.code}`));
     const cost = c.now === null || c.now === undefined ? "" : (c.now !== c.cost ? t("ccg.web.cost_now", { now: c.now, base: c.cost }) : t("ccg.cost", { cost: c.now }));
     return `<li class="ccard ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
       <h4 data-tip="${esc(c.help)}">${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
@@ -332,8 +341,29 @@ function renderSide() {
 // -- sending a composed move with the steps it lies below --
 
 function sendMove(move, steps) {
-  if (has(move)) T.send(move, []);
-  else T.send(move, steps);
+  submit(move, has(move) ? [] : steps);
+}
+
+/** Send a move, unless it ends the game with the seat behind (the server's `ending`,
+ * found by the engine): then ask first. */
+function submit(move, steps = []) {
+  const end = (decide().ending || {})[move];
+  if (end) {
+    ui.confirm = { move, steps, end };
+    T.render();
+    focusActions();
+    return;
+  }
+  T.send(move, steps);
+}
+
+function confirmPanel() {
+  const c = ui.confirm;
+  return `<section data-testid="ending-warning" role="alertdialog" aria-labelledby="ending-title">
+    <h2 id="ending-title">⚠ ${esc(t("ccg.web.ending_title"))}</h2><p>${esc(T.words(c.move) || c.move)}</p>
+    <p>${esc(t("ccg.web.ending_warn", { you: c.end.you, name: name(c.end.leader), best: c.end.best }))}</p>
+    <div class="choices"><button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("ccg.web.ending_back"))}</button>
+    <button type="button" data-go="ending" data-key="go-ending">${esc(t("ccg.web.ending_go"))}</button></div></section>`;
 }
 
 function prefixSteps(head, items, sep) {
@@ -381,14 +411,16 @@ function renderActions() {
   }
   box.hidden = false;
   let html;
-  if (opened.length) {
+  if (ui.confirm) {
+    html = confirmPanel();
+  } else if (opened.length) {
     const e = opened[opened.length - 1];
     html = `<h2>${esc(T.words(e.option) || e.option)}</h2><div class="choices" role="group">${choiceButtons(e.choices, "open")}
       <button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button></div>`;
   } else {
     html = panel();
   }
-  const rest = view.options.length > 1 && !opened.length
+  const rest = view.options.length > 1 && !opened.length && !ui.confirm
     ? `<details class="more" data-testid="more"><summary>${esc(t("ccg.web.more"))} (${view.options.length})</summary>
         <div class="choices" role="group">${choiceButtons(view.options, "opt")}</div></details>` : "";
   box.innerHTML = `<div data-testid="actions">${html}</div>${rest}`;
@@ -617,9 +649,12 @@ function defendPanel(d) {
   const ok = Object.keys(hand).every((b) => usedOf(b) <= hand[b]);
   const move = defendMove(attackers);
   const attacker = B.combat ? name(B.combat.attacker) : "";
+  const dmg = (d.damage || {})[move];
+  const label = defendBlocks(attackers).length ? t("ccg.menu.defend") : t("ccg.web.block_none");
   return `<h2>${esc(t("ccg.web.defend_title", { attacker }))}</h2><ul class="rows">${rows.join("")}</ul>
     <p class="muted">${esc(T.words(move) || move)}</p>
-    <button type="button" class="primary" data-go="defend" data-key="go-defend"${ok ? "" : " disabled"}>${esc(t("ccg.menu.defend"))}</button>`;
+    ${dmg ? `<p data-testid="defend-damage" role="status">${esc(t("ccg.web.damage_if", { s: dmg[0], x: dmg[1] }))}</p>` : ""}
+    <button type="button" class="primary" data-go="defend" data-key="go-defend"${ok ? "" : " disabled"}>${esc(label)}</button>`;
 }
 
 function defendBlocks(attackers) {
@@ -763,11 +798,13 @@ function bind(box) {
 function onClick(b) {
   const ds = b.dataset;
   if (ds.cancel) {
-    if (opened.length) opened.pop();
+    if (ui.confirm) ui.confirm = null;
+    else if (opened.length) opened.pop();
     else { ui.pay = null; ui.build = null; ui.attack = null; }
     T.render();
   } else if (ds.send) {
-    T.send(ds.send, opened.map((e) => e.option));
+    if (ds.step) T.send(ds.send, opened.map((e) => e.option));
+    else submit(ds.send, opened.map((e) => e.option));
   } else if (ds.dec) adjust(ds.dec, -1);
   else if (ds.inc) adjust(ds.inc, 1);
   else if (ds.pay) {
@@ -782,7 +819,7 @@ function onClick(b) {
     focusActions();
   } else if (ds.build) {
     const here = startsWith(`build ${ui.build} p${ds.build}`);
-    if (here.length === 1) T.send(here[0]);
+    if (here.length === 1) submit(here[0]);
     else { ui.build = ui.build; T.render(); focusActions(); }
   } else if (ds.attack) {
     ui.attack = {}; ui.pay = null; ui.build = null;
@@ -799,6 +836,11 @@ function onClick(b) {
   else if (ds.go === "defend") goDefend();
   else if (ds.go === "damage") goDamage();
   else if (ds.go === "place") goPlace();
+  else if (ds.go === "ending") {
+    const c = ui.confirm;
+    ui.confirm = null;
+    T.send(c.move, c.steps);
+  }
 }
 
 function focusActions() {
@@ -820,14 +862,10 @@ export function resultHTML(table) {
     <tbody>${rows.join("")}</tbody></table><p class="muted">${esc(r.tiebreak || "")}</p>`;
 }
 
-// -- the guided mode: the control to use next, and one line on it --
+// -- the guided mode: the control to use next, and one line on it (guide.js) --
 
 export function guide(table) {
   use(table);
   if (!mine()) return null;
-  const el = document.querySelector("#actions button.primary:not([disabled])")
-    || document.querySelector('#actions [data-testid="actions"] button:not([disabled]):not(.cancel)');
-  if (!el) return null;
-  if (B.step === "purchase" && !opened.length && !ui.pay && !ui.build) return { el, text: t("ccg.guide.purchase") };
-  return { el, text: t("ccg.guide.move", { step: B.step_name || "" }) };
+  return guideFor({ step: B.step, d: decide(), ui, opened: opened.length > 0 });
 }
