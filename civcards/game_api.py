@@ -443,8 +443,9 @@ class Game(Protocol):
     #: (``"games/carta.js"``); None: the generic table module shows the game
     web_module: str | None
     #: catalogue keys of the lobby's words for the options: ``"name"`` -> the key of
-    #: the option's label, ``"name=value"`` -> the key of a choice's label (a label
-    #: without a key is the option's help, a choice's is its value)
+    #: the option's label, ``"name=value"`` -> the key of a choice's label, ``"name:help"``
+    #: -> the key of the option's tip, ``"name=value:help"`` -> a choice's line (a label
+    #: without a key is the option's help, a choice's is its value, a tip's the help)
     web_texts: Mapping[str, str]
 
     def web_view(
