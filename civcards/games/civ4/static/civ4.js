@@ -6,6 +6,9 @@
 // The shell (table.js) calls render, turnText, onView, onExpansion and resultHTML.
 import { esc, t } from "/static/common.js";
 import { guideFor } from "./guide.js";
+import {
+  PERSON, RES, icons, parseRes, popIcons, resChips, resIcon, resStr, resText, resWord, supplyChips,
+} from "./symbols.js";
 
 let T = null; // the table (the shell's object)
 let view = null;
@@ -13,7 +16,6 @@ let B = null; // view.board
 let ui = {}; // what the seat is composing (reset with each new position)
 let opened = []; // expanded steps (a build's free population, a Code of Laws…), outermost first
 const $ = (id) => document.getElementById(id);
-const RES = ["F", "H", "C"];
 const LIMIT = 64; // the engine offers decisions of at most this many moves whole (choices.py)
 
 if (!document.querySelector("link[data-c4]")) {
@@ -39,68 +41,6 @@ const has = (text) => optionTexts().includes(text);
 const startsWith = (prefix) => optionTexts().filter((x) => x === prefix || x.startsWith(`${prefix} `));
 const mine = () => T.myTurn() && !view.result;
 const decide = () => B.decide || {};
-
-// -- symbols: resources differ by shape and letter, not by colour alone --
-
-const SHAPE = {
-  F: '<path d="M12 1 C17 6 17 14 12 23 C7 14 7 6 12 1 Z"/>', // an ear of wheat
-  H: '<path d="M3 4 H21 V10 H14 V23 H10 V10 H3 Z"/>', // a hammer
-  C: '<circle cx="12" cy="12" r="11"/>', // a coin
-};
-const FILL = { F: "#8a6d00", H: "#9c2f1a", C: "#0b5f73" };
-
-function resIcon(r) {
-  return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="${FILL[r]}">${SHAPE[r]}<text x="12" y="16" text-anchor="middle">${esc(t(`ccg.res_letter.${r}`))}</text></svg>`;
-}
-
-const resWord = (r) => t(`ccg.res.${r}`);
-
-/** [2, 0, 1] -> "2 food, 1 coins" */
-function resText(a) {
-  const parts = RES.map((r, i) => (a[i] ? `${a[i]} ${resWord(r)}` : null)).filter(Boolean);
-  return parts.length ? parts.join(", ") : t("ccg.nothing");
-}
-
-/** [2, 0, 1] as chips: symbol, letter and amount (the words for screen readers). */
-function resChips(a, words = false) {
-  const out = RES.map((r, i) => (a[i] ? `<span class="res r-${r}" data-tip="${esc(`${a[i]} ${resWord(r)}`)}">${resIcon(r)}<span aria-hidden="true">${a[i]}</span><span class="sr-only">${esc(`${a[i]} ${resWord(r)}`)}</span>${words ? ` <span aria-hidden="true">${esc(resWord(r))}</span>` : ""}</span>` : ""));
-  const s = out.join(" ").trim();
-  return s || `<span class="muted">0</span>`;
-}
-
-/** A supply: every type, with its symbol, amount and word. */
-function supplyChips(a) {
-  return RES.map((r, i) => `<span class="res r-${r}">${resIcon(r)} ${a[i]} ${esc(resWord(r))}</span>`).join(" ");
-}
-
-/** "2F1C" -> [2, 0, 1] */
-function parseRes(tok) {
-  const a = [0, 0, 0];
-  for (const m of String(tok).matchAll(/(\d+)([FHC])/g)) a[RES.indexOf(m[2])] += Number(m[1]);
-  return a;
-}
-
-/** [2, 0, 1] -> "2F1C" (the notation; "0" for none) */
-function resStr(a) {
-  const s = RES.map((r, i) => (a[i] ? `${a[i]}${r}` : "")).join("");
-  return s || "0";
-}
-
-const PERSON = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="6" r="5"/><path d="M3 23 C3 14 21 14 21 23 Z"/></svg>';
-
-function popIcons(n) {
-  const shown = n <= 5 ? PERSON.repeat(n) : `${PERSON}×${n}`;
-  return `<span class="pop" data-tip="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : "·"}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
-}
-
-function icons(card) {
-  if (card.culture === undefined) return "";
-  const parts = [];
-  if (card.culture) parts.push(`<span class="cul" data-tip="${esc(t("ccg.culture_n", { n: card.culture }))}">♪${card.culture}<span class="sr-only"> ${esc(t("ccg.web.culture"))}</span></span>`);
-  if (card.happiness) parts.push(`<span class="hap" data-tip="${esc(t("ccg.happiness_n", { n: card.happiness }))}">☺${card.happiness}<span class="sr-only"> ${esc(t("ccg.web.happiness"))}</span></span>`);
-  if (card.kind === "wonder" || card.kind === "tech") parts.push(`<span class="vp" data-tip="1 ${esc(t("ccg.web.vp"))}">♛1</span>`);
-  return parts.length ? `<span class="icons">${parts.join(" ")}</span>` : "";
-}
 
 // -- what the shell calls --
 
