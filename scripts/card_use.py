@@ -9,7 +9,9 @@ no bot builds from a card one bot does not value:
     python scripts/card_use.py --codes LIB,TMP,MNM,THT --json FILE.parquet
 
 Every figure is copies built over copies drawn, summed over the games, with the report's
-95 % interval (the delta method over games, ``civcards.games.civ4.report.ratio_ci``). A
+95 % interval (and, for rows that name what each seat built, ``builds_s``, the win share
+of the seats that built that building: ``wins``, and of those that built an economy
+building, Granary, Forge, Market or Harbor: the group's ``economy``) (the delta method over games, ``civcards.games.civ4.report.ratio_ci``). A
 destroyed building returns to its owner's hand (C45) and may be built again, so a share
 can pass 100 %.
 A file that is not a results file is refused in one sentence.
@@ -44,8 +46,34 @@ def group_key(row: dict[str, Any]) -> str:
     return f"{p}p {name} ({row.get('cards') or 'reconstructed-1'})"
 
 
+#: the economy buildings (C52's doubling of a plot's base), the yardstick of a builder's wins
+ECONOMY = ("GRN", "FRG", "MKT", "HRB")
+
+
+def seat_builds(row: dict[str, Any], seat: int) -> set[str]:
+    """The codes that ``seat`` built in the game of ``row`` (its ``builds_s`` column)."""
+    text = row.get(f"builds_{seat}") or ""
+    return {pair.split(":")[0] for pair in str(text).split()}
+
+
+def builder_wins(rows: list[dict[str, Any]], codes: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """The win share of the seats that built any of ``codes`` in a game, with its interval
+    (a shared victory counts a win for each winner, as the report counts it)."""
+    pairs: list[tuple[float, float]] = []
+    for r in rows:
+        p = int(r["players"])
+        seats = [s for s in range(p) if seat_builds(r, s) & set(codes)]
+        if seats:
+            pairs.append((float(sum(int(r[f"win_{s}"] or 0) for s in seats)), float(len(seats))))
+    if not pairs:
+        return {"seats": 0, "share": None, "low": None, "high": None}
+    share, lo, hi = ratio_ci(pairs)
+    return {"seats": int(sum(d for _, d in pairs)), "share": share, "low": lo, "high": hi}
+
+
 def card_use(rows: list[dict[str, Any]], codes: list[str]) -> dict[str, dict[str, Any]]:
-    """Per group of bots: games, and per code built, drawn, share and its interval."""
+    """Per group of bots: games, and per code built, drawn, share and its interval (and
+    the builders' win share where the rows name each seat's buildings)."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[group_key(r)].append(r)
@@ -63,7 +91,11 @@ def card_use(rows: list[dict[str, Any]], codes: list[str]) -> dict[str, dict[str
                 "low": lo,
                 "high": hi,
             }
+            if "builds_0" in g[0]:
+                per[c]["wins"] = builder_wins(g, [c])
         out[key] = {"games": len(g), "cards": per}
+        if "builds_0" in g[0]:
+            out[key]["economy"] = builder_wins(g, ECONOMY)
     return out
 
 
@@ -102,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for key, v in result.items():
         print(f"{key}: {v['games']} games")
+        if "economy" in v and v["economy"]["seats"]:
+            e = v["economy"]
+            print(
+                f"  economy builders ({', '.join(ECONOMY)}) win {100 * e['share']:.1f} % of "
+                f"{e['seats']} seats (95 %: {100 * e['low']:.1f}–{100 * e['high']:.1f} %)"
+            )
         for c, f in v["cards"].items():
             name = CARDS.names.get(c, c)
             if f["drawn"] == 0:
@@ -110,10 +148,17 @@ def main(argv: list[str] | None = None) -> int:
             if f["built"] == 0:
                 print(f"  {name} ({c}): 0 built of {f['drawn']} drawn")
                 continue
+            w = f.get("wins") or {}
+            won = (
+                f"; its builders win {100 * w['share']:.1f} % of {w['seats']} seats "
+                f"(95 %: {100 * w['low']:.1f}–{100 * w['high']:.1f} %)"
+                if w.get("seats")
+                else ""
+            )
             print(
                 f"  {name} ({c}): {f['built']} built of {f['drawn']} drawn = "
                 f"{100 * f['share']:.1f} % (95 %: {100 * max(0.0, f['low']):.1f}–"
-                f"{100 * f['high']:.1f} %)"
+                f"{100 * f['high']:.1f} %){won}"
             )
     return 0
 

@@ -206,6 +206,28 @@ def test_card_use_groups_rows_by_their_bots_and_adds_up(tmp_path: Path) -> None:
             if fig["drawn"]:
                 assert abs(fig["share"] - fig["built"] / fig["drawn"]) < 1e-12
     assert sum(f["built"] for f in said["2p greedy (reconstructed-2)"]["cards"].values()) > 0
+    # C18: what each seat built (builds_s) adds up to the game's built_ columns, and the
+    # builders' win share is the wins of the seats that built it over those seats
+    for key, f in (("2p greedy (reconstructed-2)", files[0]),):
+        rows = read_rows(f)
+        for r in rows:
+            for code in said[key]["cards"]:
+                per_seat = [
+                    int(pair.split(":")[1])
+                    for s in range(2)
+                    for pair in str(r[f"builds_{s}"] or "").split()
+                    if pair.split(":")[0] == code
+                ]
+                assert sum(per_seat) == int(r[f"built_{code}"])
+        eco = said[key]["economy"]
+        seats = [
+            (int(r[f"win_{s}"] or 0))
+            for r in rows
+            for s in range(2)
+            if {p.split(":")[0] for p in str(r[f"builds_{s}"] or "").split()}
+            & {"GRN", "FRG", "MKT", "HRB"}
+        ]
+        assert eco["seats"] == len(seats) and abs(eco["share"] - sum(seats) / len(seats)) < 1e-12
 
 
 def test_card_use_refuses_bad_input_in_one_sentence(tmp_path: Path) -> None:

@@ -35,7 +35,8 @@ does not have):
   from them), ``spent_s`` (resources paid for purchases, C26), ``cashed_s``
   (cards cashed), ``plots_s`` (plots owned at the end);
 * **cards** ``drawn_<code>`` (copies drawn from the deck, set-up deal
-  included), ``cashed_<code>``, ``built_<code>`` (buildings and wonders),
+  included), ``cashed_<code>``, ``built_<code>`` (buildings and wonders;
+  ``builds_s``: those the seat built, as ``code:count`` pairs),
   ``combat_<code>`` (units that attacked or blocked); ``market_<tech>``: the
   rounds the technology spent in the market (to its purchase, or to the end;
   empty if it never entered), ``plotbuy_<plot>``: plots of that kind bought;
@@ -115,6 +116,7 @@ COLUMNS: dict[str, str] = {
     "hand_hist": "str",
     "turn_hist": "str",
     "collect_hist": "str",
+    **{f"builds_{s}": "str" for s in range(MAX_SEATS)},
     **{f"drawn_{c}": "int" for c in DECK_CODES},
     **{f"cashed_{c}": "int" for c in DECK_CODES},
     **{f"built_{c}": "int" for c in BUILD_CODES},
@@ -189,6 +191,7 @@ def sim_row(final: GameState) -> dict[str, Any]:
     drawn: Counter[str] = Counter()
     cashed: Counter[str] = Counter()
     built: Counter[str] = Counter()
+    seat_built: list[Counter[str]] = [Counter() for _ in range(n)]
     combat: Counter[str] = Counter()
     plotbuy: Counter[str] = Counter()
     uses: Counter[str] = Counter()
@@ -233,6 +236,7 @@ def sim_row(final: GameState) -> dict[str, Any]:
                     cost = g.card_cost(p, m.code)
                     if k == "build":
                         built[m.code] += 1
+                        seat_built[p][m.code] += 1
                         if m.extra == "settle":
                             game["pop_gained"] += len(m.plots)
                 seat_cols["spent"][p] += cost
@@ -313,6 +317,10 @@ def sim_row(final: GameState) -> dict[str, Any]:
     row["hand_hist"] = hist_text(Counter(h for hs in hands for h in hs))
     row["turn_hist"] = hist_text(turn_hist)
     row["collect_hist"] = hist_text(collect_hist)
+    for s in range(MAX_SEATS):
+        row[f"builds_{s}"] = (
+            " ".join(f"{c}:{k}" for c, k in sorted(seat_built[s].items())) if s < n else None
+        )
     for c in DECK_CODES:
         row[f"drawn_{c}"] = drawn[c]
         row[f"cashed_{c}"] = cashed[c]
