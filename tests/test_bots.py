@@ -59,10 +59,11 @@ def play(g: GameState, bots: list[Bot], game: Game = CIV) -> GameState:
 
 
 def test_bot_names_are_per_game() -> None:
-    assert bot_names(CIV) == ["greedy", "ismcts", "random"]
+    # net and ismcts+net: CIV ships a network (civcards/games/carta/weights/policy.npz)
+    assert bot_names(CIV) == ["greedy", "ismcts", "ismcts+net", "net", "random"]
     assert isinstance(make_bot(CIV, "greedy", seed=1), GreedyBot)
     assert isinstance(make_bot(CIV, "GREEDY", seed=1), GreedyBot)
-    with pytest.raises(ValueError, match=r"unknown bot 'nosuchbot'.*greedy, ismcts, random"):
+    with pytest.raises(ValueError, match=r"unknown bot 'nosuchbot'.*greedy, ismcts, ismcts\+net, net, random"):
         make_bot(CIV, "nosuchbot")
     # the toy game has no greedy of its own; it deals information sets, so it can be searched
     toy = get_game("toy")

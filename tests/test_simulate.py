@@ -392,7 +392,7 @@ def test_games_lists_every_registered_game() -> None:
     assert (carta["min_players"], carta["max_players"]) == (2, 4)
     assert [o["name"] for o in carta["options"]] == ["deal", "teams"]
     assert carta["options"][0]["choices"] == ["basic", "draft"]
-    assert carta["bots"] == ["greedy", "ismcts", "random"]
+    assert carta["bots"] == ["greedy", "ismcts", "ismcts+net", "net", "random"]
     assert by_name["toy"]["bots"] == bot_names(
         __import__("civcards.game_api").game_api.get_game("toy")
     )

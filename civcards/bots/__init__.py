@@ -1,13 +1,15 @@
 """Bots: programs that play any registered game from a seat's choices and observation.
 
 Bot names are looked up per game: the generic bots (``random`` for every game,
-``ismcts`` for every game that can be searched, :func:`civcards.bots.search.search_kit`)
+``ismcts`` for every game that can be searched, :func:`civcards.bots.search.search_kit`;
+``net`` and ``ismcts+net`` where the game also ships a learned network,
+:mod:`civcards.bots.netsearch`)
 and the game's own (:meth:`civcards.game_api.Game.bots`, e.g. CIV's ``greedy``)::
 
     >>> from civcards.game_api import get_game
     >>> game = get_game("carta")
     >>> bot_names(game)
-    ['greedy', 'ismcts', 'random']
+    ['greedy', 'ismcts', 'ismcts+net', 'net', 'random']
     >>> state = game.new_state(2, {}, seed=1)
     >>> bot = make_bot(game, "random", seed=1)
     >>> game.play(state, bot_move(bot, game, state))
