@@ -263,9 +263,11 @@ def run_training(
         )
         fresh = Examples.join(parts, obs_size)
         buf = _load_buffer(_path(out, "buffer", prev), obs_size) if gen > 0 else None
-        data = Examples.join([buf, fresh] if buf is not None else [fresh], obs_size).tail(
+        # the warm start trains on all its examples; the buffer keeps the last ``buffer``
+        kept = Examples.join([buf, fresh] if buf is not None else [fresh], obs_size).tail(
             cfg.buffer
         )
+        data = fresh if gen == 0 else kept
         t_play = time.perf_counter() - t0
         if gen == 0:
             net = PolicyValueNet.fresh(
@@ -292,13 +294,13 @@ def run_training(
         )
         net.meta.update({"generation": gen, "seed": cfg.seed, "config": asdict(cfg)})
         net.save(_path(out, "net", gen))
-        _save_buffer(_path(out, "buffer", gen), data)
+        _save_buffer(_path(out, "buffer", gen), kept)
         t_train = time.perf_counter() - t0 - t_play
         results = gauntlet(game, cfg, _path(out, "net", gen), jobs, ray, progress)
         entry = {
             "generation": gen,
             "examples": len(fresh),
-            "buffer": len(data),
+            "buffer": len(kept),
             "losses": losses,
             "gauntlet": results,
             "seconds": {
