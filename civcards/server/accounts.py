@@ -69,7 +69,7 @@ from ..i18n import LANGS, normalize_lang
 from .core import ApiError, Live, SeatHooks, SeatInfo, TableServer, clean_name, name_key
 from .db import Base, GameRow, SeatRow, hash_token, utcnow
 from .i18n_web import catalogue
-from .limits import RateLimiter, client_address
+from .limits import SharedRateLimiter, client_address
 from .models import AccountGameOut, OkOut, RatingOut, SeatTokenOut, SessionOut
 from .security import Security
 
@@ -320,6 +320,14 @@ class PasswordBody(BaseModel):
     password: str = Field(min_length=1, max_length=1024, description="The account's password.")
 
 
+class NewPasswordBody(PasswordBody):
+    new_password: str = Field(
+        min_length=1,
+        max_length=1024,
+        description=f"The new password ({MIN_PASSWORD} to {MAX_PASSWORD} characters).",
+    )
+
+
 class LoginRateLimited(ApiError):
     """Too many attempts to log in: 429, with ``Retry-After``."""
 
@@ -376,13 +384,21 @@ class Accounts(SeatHooks):
     """Accounts over the table's database; observes its seats and games (linking seats,
     results, ratings)."""
 
-    def __init__(self, server: TableServer, limits: LoginLimits | None = None) -> None:
+    def __init__(
+        self, server: TableServer, limits: LoginLimits | None = None, redis: Any = None
+    ) -> None:
         self.server = server
         self.engine = server.engine
         self.hasher = PasswordHasher.from_parameters(KDF)
         limits = LoginLimits.from_env() if limits is None else limits
-        self.by_account = RateLimiter(limits.account_rate, limits.account_burst)
-        self.by_address = RateLimiter(limits.address_rate, limits.address_burst)
+        # counted in Redis when processes share it (``serve --redis``): N processes do not
+        # give N times the attempts
+        self.by_account = SharedRateLimiter(
+            limits.account_rate, limits.account_burst, redis, "civcards:login:account:"
+        )
+        self.by_address = SharedRateLimiter(
+            limits.address_rate, limits.address_burst, redis, "civcards:login:address:"
+        )
         #: whether a game is rated (never changes once it is created)
         self._rated: dict[str, bool] = {}
         # a hash to verify against when the name is unknown (the same time either way)
@@ -441,11 +457,11 @@ class Accounts(SeatHooks):
         with Session(self.engine) as s, s.begin():
             s.execute(delete(SessionRow).where(SessionRow.id_hash == hash_token(sid)))
 
-    def limit(self, address: str, account: str | None) -> None:
+    async def limit(self, address: str, account: str | None) -> None:
         """429 when an address or an account tried to log in too often."""
-        waits = [self.by_address.take(address)]
+        waits = [await self.by_address.take(address)]
         if account is not None:
-            waits.append(self.by_account.take(account))
+            waits.append(await self.by_account.take(account))
         wait = max(waits)
         if wait > 0:
             raise LoginRateLimited(math.ceil(wait))
@@ -497,6 +513,47 @@ class Accounts(SeatHooks):
                     .values(password_hash=self.hasher.hash(password))
                 )
         return row, derive_key(password, bytes.fromhex(row.key_salt))
+
+    def change_password(self, who: Who, current: str, new: str) -> bool:
+        """Change the account's password (slow: Argon2 four times); False when ``current``
+        is wrong. The account's key changes with it: the seats' kept tokens are sealed
+        anew, the session ``who`` keeps the new key, the account's other sessions end."""
+        with Session(self.engine) as s:
+            row = s.get(AccountRow, who.account_id)
+        if row is None or not self.verify(row.password_hash, current):
+            return False
+        old_key = derive_key(current, bytes.fromhex(row.key_salt))
+        salt = os.urandom(16)
+        new_key = derive_key(new, salt)
+        pw_hash = self.hasher.hash(new)
+        keep = hash_token(who.sid)
+        with Session(self.engine) as s, s.begin():
+            res = s.execute(
+                update(AccountRow)
+                .where(AccountRow.id == row.id, AccountRow.password_hash == row.password_hash)
+                .values(password_hash=pw_hash, key_salt=salt.hex())
+            )
+            if cast("CursorResult[Any]", res).rowcount != 1:  # changed meanwhile
+                return False
+            for link in s.scalars(
+                select(AccountSeatRow).where(
+                    AccountSeatRow.account_id == row.id, AccountSeatRow.token_enc.is_not(None)
+                )
+            ):
+                aad = f"{link.game_id}:{link.seat}".encode()
+                raw = unseal(AESGCM(old_key), link.token_enc or "", aad)
+                link.token_enc = None if raw is None else seal(AESGCM(new_key), raw, aad)
+            s.execute(
+                delete(SessionRow).where(
+                    SessionRow.account_id == row.id, SessionRow.id_hash != keep
+                )
+            )
+            s.execute(
+                update(SessionRow)
+                .where(SessionRow.id_hash == keep)
+                .values(wrapped_key=seal(_session_aead(who.sid), new_key, keep.encode()))
+            )
+        return True
 
     async def delete(self, who: Who) -> None:
         """Remove the account's personal data (its name, password hash, sessions, links,
@@ -897,11 +954,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
+def add_accounts(app: FastAPI, server: TableServer, redis_url: str | None = None) -> Accounts:
     """Accounts for ``app``: the routes (``/api/account/...``, ``/account``), the session
-    middleware, the hooks on ``server``, and the ratings' catch-up at start."""
+    middleware, the hooks on ``server``, and the ratings' catch-up at start. With
+    ``redis_url`` (processes sharing the games), the login limit is counted there."""
     security: Security = getattr(app.state, "security", None) or Security()
-    accounts = Accounts(server)
+    shared: Any = None  # the Redis client the login limit is counted in
+    if redis_url:
+        import redis.asyncio as aioredis
+
+        shared = aioredis.Redis.from_url(redis_url, socket_timeout=5, socket_connect_timeout=5)
+    accounts = Accounts(server, redis=shared)
     server.hooks.append(accounts)
     app.add_middleware(SessionMiddleware, security=security)
     app.state.accounts = accounts
@@ -915,6 +978,8 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
             if rated:
                 log.info("%d rated games counted at start", rated)
             yield state
+            if shared is not None:
+                await shared.aclose()
 
     app.router.lifespan_context = lifespan
     secure_env = os.environ.get("CIVCARDS_SECURE_COOKIES", "").strip().lower()
@@ -1017,7 +1082,7 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
                 "bad_password",
                 f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
             )
-        accounts.limit(client_address(request.scope), None)
+        await accounts.limit(client_address(request.scope), None)
         if accounts.find(name_key(name)) is not None:
             raise ApiError(409, "account_taken", "this name is taken: choose another")
         row, key = await run_in_threadpool(accounts.register, name, body.password)
@@ -1037,7 +1102,7 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
             key = name_key(clean_name(body.name))
         except ApiError:
             key = name_key(body.name)
-        accounts.limit(client_address(request.scope), key)
+        await accounts.limit(client_address(request.scope), key)
         found = await run_in_threadpool(accounts.login, key, body.password)
         if found is None:
             raise wrong
@@ -1056,6 +1121,30 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
         return {"ok": True}
 
     @router.post(
+        "/password",
+        summary="Change the password: needs the current one; the account's sessions in other "
+        "browsers end (this one stays)",
+        responses=ERRORS,
+        response_model=SessionOut,
+    )
+    async def change_password(body: NewPasswordBody, request: Request) -> dict[str, Any]:
+        who = current(request)
+        if not MIN_PASSWORD <= len(body.new_password) <= MAX_PASSWORD:
+            raise ApiError(
+                422,
+                "bad_password",
+                f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters",
+            )
+        await accounts.limit(client_address(request.scope), "id:" + who.account_id)
+        done = await run_in_threadpool(
+            accounts.change_password, who, body.password, body.new_password
+        )
+        if not done:
+            raise ApiError(401, "bad_password", "the password is wrong")
+        log.info("an account changed its password")
+        return session_out(accounts.who(who.sid))
+
+    @router.post(
         "/delete",
         summary="Delete the account: its personal data goes, its games stay, anonymised",
         responses=ERRORS,
@@ -1065,7 +1154,7 @@ def add_accounts(app: FastAPI, server: TableServer) -> Accounts:
         body: PasswordBody, request: Request, response: Response
     ) -> dict[str, Any]:
         who = current(request)
-        accounts.limit(client_address(request.scope), "id:" + who.account_id)
+        await accounts.limit(client_address(request.scope), "id:" + who.account_id)
         with Session(accounts.engine) as s:
             row = s.get(AccountRow, who.account_id)
         stored = row.password_hash if row is not None else None

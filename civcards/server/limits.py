@@ -30,6 +30,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -37,6 +38,8 @@ import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import Any
+
+log = logging.getLogger("civcards.server")
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -173,6 +176,68 @@ class RateLimiter:
         if len(self.buckets) >= self.max_keys:  # all busy: forget the oldest half
             for k in list(self.buckets)[: len(self.buckets) // 2]:
                 del self.buckets[k]
+
+
+#: a token bucket kept in Redis (:class:`SharedRateLimiter`): KEYS[1] the bucket, ARGV the
+#: rate and the burst; answers the seconds to wait (0: a token was taken). Redis's own clock,
+#: so that every process counts alike; the key expires once it would be full again
+_BUCKET_LUA = """
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens = tonumber(b[1])
+local stamp = tonumber(b[2])
+if tokens == nil or stamp == nil then
+  tokens = burst
+  stamp = now
+end
+tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
+local wait = 0
+if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.min(math.ceil(burst / rate * 1000) + 1000, 2592000000))
+return tostring(wait)
+"""
+
+
+class SharedRateLimiter:
+    """:class:`RateLimiter`'s token buckets, kept in Redis when ``client`` (an asyncio Redis
+    client) is given: counted across every process that shares it (``serve --redis``),
+    not once per process. While Redis cannot be reached, this process counts on its own
+    (as without Redis), and says so once."""
+
+    def __init__(
+        self, rate: float, burst: int, client: Any = None, prefix: str = "civcards:limit:"
+    ) -> None:
+        self.local = RateLimiter(rate, burst)
+        self.client = client
+        self.prefix = prefix
+        self._script = client.register_script(_BUCKET_LUA) if client is not None else None
+        self._away = False
+
+    async def take(self, key: str) -> float:
+        """0.0 if ``key`` may go on, else the seconds it must wait."""
+        local = self.local
+        if not local.enabled:
+            return 0.0
+        if self._script is None:
+            return local.take(key)
+        from redis.exceptions import RedisError
+
+        bucket = self.prefix + hashlib.sha256(key.encode()).hexdigest()
+        try:
+            got = await self._script(keys=[bucket], args=[repr(local.rate), max(local.burst, 1)])
+        except (RedisError, OSError) as e:
+            if not self._away:
+                log.warning("cannot count the limit in Redis (%s): counted here alone", e)
+            self._away = True
+            return local.take(key)
+        if self._away:
+            log.info("the limit is counted in Redis again")
+        self._away = False
+        return float(got.decode() if isinstance(got, bytes) else got)
 
 
 def client_address(scope: Scope) -> str:

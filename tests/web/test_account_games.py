@@ -6,6 +6,7 @@ limit counted across processes, and a rated game's rematch (rated too). Through 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -135,3 +136,136 @@ def test_the_rematch_of_a_rated_game_is_rated(server: ServerProcess) -> None:
     assert "log in" in r.json()["detail"]
     for x in (a, b, c, d):
         x.close()
+
+
+# -- item 11: changing the password -------------------------------------------------------------
+
+
+def test_changing_the_password_needs_the_old_one_and_ends_the_other_sessions(
+    server: ServerProcess,
+) -> None:
+    name = fresh_name("Pw")
+    here = register(server, name, "the first password")
+    there = httpx.Client(base_url=server.base, timeout=30)  # another browser, logged in too
+    r = there.post("/api/account/login", json={"name": name, "password": "the first password"})
+    assert r.status_code == 200
+    b = register(server, fresh_name("Pw"))
+    gid, tokens = two_seat_game(server, here, b, rated=False)  # a seat whose token is kept
+    url = "/api/account/password"
+    token = csrf(here)
+    body = {"password": "the first password", "new_password": "a second password"}
+    # no CSRF token, a wrong current password, a new one too short: refused, nothing changes
+    r = here.post(url, json=body)
+    assert r.status_code == 403 and r.json()["code"] == "bad_csrf"
+    r = here.post(
+        url, json={**body, "password": "not the password"}, headers={"X-CSRF-Token": token}
+    )
+    assert r.status_code == 401 and r.json()["code"] == "bad_password", r.text
+    r = here.post(url, json={**body, "new_password": "short"}, headers={"X-CSRF-Token": token})
+    assert r.status_code == 422 and r.json()["code"] == "bad_password", r.text
+    assert there.get("/api/account/me").json()["account"]["name"] == name
+    # changed: this browser stays logged in (the same session), the other is logged out
+    r = here.post(url, json=body, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200, r.text
+    assert r.json()["account"]["name"] == name and r.json()["csrf"] == token
+    assert here.get("/api/account/me").json()["account"]["name"] == name
+    assert there.get("/api/account/me").json()["account"] is None
+    # the seat's kept token still opens (sealed again with the new password's key)
+    r = here.post(f"/api/account/games/{gid}/seat", headers={"X-CSRF-Token": token})
+    assert r.status_code == 200 and r.json() == {"seat": 0, "token": tokens[0]}
+    with httpx.Client(base_url=server.base, timeout=30) as third:
+        old = third.post(
+            "/api/account/login", json={"name": name, "password": "the first password"}
+        )
+        assert old.status_code == 401
+        new = third.post("/api/account/login", json={"name": name, "password": "a second password"})
+        assert new.status_code == 200
+        r = third.post(f"/api/account/games/{gid}/seat", headers={"X-CSRF-Token": csrf(third)})
+        assert r.status_code == 200 and r.json() == {"seat": 0, "token": tokens[0]}
+    for x in (here, there, b):
+        x.close()
+
+
+# -- item 11: the login limit, counted across processes ----------------------------------------
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    pytest.importorskip("redis")
+    from .conftest import env_flag
+    from .redis_server import TempRedis, find_redis
+
+    binary = find_redis()
+    if binary is None:
+        (pytest.fail if env_flag("CIVCARDS_REQUIRE_REDIS") else pytest.skip)(
+            "redis-server is not installed"
+        )
+    assert binary is not None
+    rd = TempRedis(binary)
+    rd.start()
+    try:
+        yield rd.url
+    finally:
+        rd.stop()
+
+
+def test_the_login_limit_is_counted_across_processes_through_redis(
+    tmp_path: Path, redis_url: str
+) -> None:
+    env = {
+        **TOY,
+        "CIVCARDS_LOGIN_BURST": "4",
+        "CIVCARDS_LOGIN_RATE": "0.001",
+        "CIVCARDS_LOGIN_ADDRESS_BURST": "100",
+    }
+    db = tmp_path / "shared.db"
+    procs = [
+        ServerProcess(db, env=env, extra_args=["--redis", redis_url, "--bot-workers", "0"])
+        for _ in range(2)
+    ]
+    try:
+        for p in procs:
+            p.start()
+        a, b = procs
+        register(a, "Rita", "rita's password").close()
+        # four wrong guesses, two through each process: the account's burst of 4 is spent
+        for p in (a, b, a, b):
+            with httpx.Client(base_url=p.base, timeout=30) as c:
+                r = c.post("/api/account/login", json={"name": "Rita", "password": "guess"})
+                assert r.status_code == 401, r.text
+        for p in (a, b):  # the fifth, through either: refused, even with the right password
+            with httpx.Client(base_url=p.base, timeout=30) as c:
+                r = c.post(
+                    "/api/account/login", json={"name": "Rita", "password": "rita's password"}
+                )
+                assert r.status_code == 429, r.text
+                assert r.json()["code"] == "login_rate_limited"
+    finally:
+        for p in procs:
+            p.stop()
+    for p in procs:
+        assert "Traceback" not in p.log(), p.log()[-3000:]
+
+
+def test_the_shared_login_limit_counts_alone_while_redis_is_away() -> None:
+    """Redis unreachable: each process counts on its own (as without Redis), never fails."""
+    pytest.importorskip("redis")
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from civcards.loadtest import free_port
+    from civcards.server.limits import SharedRateLimiter
+
+    async def run() -> list[float]:
+        client = aioredis.Redis.from_url(
+            f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=0.5
+        )
+        limiter = SharedRateLimiter(0.001, 2, client)
+        try:
+            return [await limiter.take("ip:1.2.3.4") for _ in range(3)]
+        finally:
+            await client.aclose()
+
+    waits = asyncio.run(run())
+    assert waits[:2] == [0.0, 0.0] and waits[2] > 0
