@@ -96,8 +96,9 @@ class SeatSpec(BaseModel):
         max_length=24,
         pattern=r"^[a-z]+(:[0-9.]+(it|s|ms))?$",
         description="The bot (bots only; default: the game's own first bot, else random): "
-        "one of the game's bots (GET /api/kinds), a search bot with an optional budget "
-        "(ismcts:2000it, ismcts:1s; at most 4000 iterations or 2 s).",
+        "one of the game's bots (GET /api/kinds), a search bot with a budget a decision "
+        "(ismcts:1s as the lobby offers, ismcts:2000it; at most 4000 iterations or 2 s). "
+        "Every search stops at the server's seconds a decision, an iteration budget too.",
     )
     name: str | None = Field(default=None, max_length=64)
 
@@ -488,7 +489,7 @@ def create_app(
         response_model=KindsOut,
     )
     async def kinds(lang: LANG = "en") -> dict[str, Any]:
-        return {"games": describe_kinds(lang)}
+        return {"games": describe_kinds(lang, server.bots.settings)}
 
     @app.post(
         "/api/kinds/{name}/check",
@@ -872,7 +873,9 @@ def create_app(
     add_health(app, server, bus)
     add_pages(app, server)
     app.include_router(clocks_router(clocks, ERRORS))  # resign, vote, sit (clocks.py)
-    add_accounts(app, server)  # optional accounts: /api/account/..., /account (accounts.py)
+    # optional accounts: /api/account/..., /account (accounts.py); the login limit counted
+    # in Redis when processes share the games
+    add_accounts(app, server, redis_url)
     app.include_router(rules_router)  # /rules/{game}, /api/rules/{game} (rules.py)
     app.include_router(review_router(server))  # /review, analyses, hints (review.py)
     return app

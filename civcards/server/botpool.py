@@ -33,8 +33,11 @@ The budget (:class:`BotSettings`, from ``CIVCARDS_BOT_*``, docs/operations.md):
   not a pass over the whole queue, which grows with the live games);
 - the server's bots think at most ``seconds_per_minute`` seconds in any minute, and
   one game's bots at most ``game_seconds_per_minute``: beyond it their turns wait;
-- a search bot's budget is capped (``max_seconds``, ``max_iterations``) here too, so a
-  game stored under a higher cap thinks no longer than the server allows now;
+- a search bot thinks by the clock: at most ``max_seconds`` a decision, whatever its
+  spec says (``ismcts:400it`` thinks 400 iterations or ``max_seconds``, whichever ends
+  first), and at most ``max_iterations``: a loaded machine makes its moves weaker, never
+  slower, and a game stored under a higher cap thinks no longer than the server allows
+  now (:func:`cap_budget`). The lobby offers it as a time budget (:func:`search_level`);
 - the queue holds at most ``queue`` turns: beyond it :meth:`play` refuses
   (:class:`BotBusy`), and the table refuses new games with bots;
 - one address may have at most ``strong_per_address`` unfinished games with a search bot
@@ -42,7 +45,8 @@ The budget (:class:`BotSettings`, from ``CIVCARDS_BOT_*``, docs/operations.md):
 
 A bot's move is reproducible: the worker builds the bot afresh from ``spec`` and
 ``seed``, as :func:`civcards.bots.make_bot` would anywhere else (a time budget is not
-reproducible anywhere; an iteration budget is).
+reproducible anywhere; an iteration budget is, when its iterations end before the
+server's seconds).
 """
 
 from __future__ import annotations
@@ -200,21 +204,44 @@ def _init_worker(server: int, nice: int, games: list[bytes]) -> None:
         importlib.import_module("civcards.bots.ismcts")
 
 
-def _cap(bot: Any, max_seconds: float, max_iterations: int) -> None:
+def cap_budget(bot: Any, max_seconds: float, max_iterations: int) -> None:
+    """A search bot (one with a budget of ``iterations`` or ``seconds``) at the table thinks
+    by the clock: at most ``max_seconds`` a decision whatever its spec says, an iteration
+    budget included (its iterations, or the seconds, whichever ends first), and at most
+    ``max_iterations``. A light bot (no budget) is left as it is."""
     secs = getattr(bot, "seconds", None)
-    if isinstance(secs, (int, float)) and secs > max_seconds:
-        bot.seconds = max_seconds
     its = getattr(bot, "iterations", None)
+    if secs is None and its is None:
+        return
+    if secs is None or secs > max_seconds:
+        bot.seconds = max_seconds
     if isinstance(its, int) and its > max_iterations:
         bot.iterations = max_iterations
 
 
+#: how long the lobby's search bot thinks a decision, at most (less on a server whose
+#: ``max_seconds`` is lower)
+LOBBY_SEARCH_SECONDS = 1.0
+
+
+def search_seconds(settings: BotSettings) -> float:
+    """The seconds a decision of the lobby's search level (:func:`search_level`)."""
+    return min(LOBBY_SEARCH_SECONDS, settings.max_seconds)
+
+
+def search_level(settings: BotSettings) -> str:
+    """The search bot as the lobby offers it: a time budget a decision (``ismcts:1s``),
+    within the server's cap."""
+    return f"ismcts:{search_seconds(settings):g}s"
+
+
 def think(turn: BotTurn, max_seconds: float, max_iterations: int) -> tuple[str, int, float]:
-    """In a worker: (the move's text, the worker's process id, seconds thought)."""
+    """In a worker: (the move's text, the worker's process id, seconds thought). A search
+    thinks at most ``max_seconds`` a decision (:func:`cap_budget`)."""
     t0 = time.perf_counter()
     game = get_game(turn.game)
     bot = make_bot(game, turn.spec, turn.seed)
-    _cap(bot, max_seconds, max_iterations)
+    cap_budget(bot, max_seconds, max_iterations)
     text = bot_move(bot, game, turn.state)
     return text, os.getpid(), time.perf_counter() - t0
 

@@ -17,6 +17,7 @@ from typing import Any
 from ..bots import bot_names
 from ..game_api import Game, all_games, register
 from ..i18n import MESSAGES, normalize_lang, t
+from .botpool import BotSettings, search_level, search_seconds
 
 #: the environment variable naming extra games to register at start-up
 EXTRA_GAMES_ENV = "CIVCARDS_EXTRA_GAMES"
@@ -91,7 +92,9 @@ def web_view(
     if takes is None:
         takes = _OBS_ARG[type(game)] = _takes_obs(view)
     out: dict[str, Any] = (
-        view(state, seat, names, lang, obs=obs) if takes and obs is not None else view(state, seat, names, lang)
+        view(state, seat, names, lang, obs=obs)
+        if takes and obs is not None
+        else view(state, seat, names, lang)
     )
     return dict(out)
 
@@ -106,16 +109,35 @@ def _label(lang: str, key: str | None, fallback: str) -> str:
     return t(lang, key) if key and key in MESSAGES else fallback
 
 
-def describe_kind(game: Game, lang: str) -> dict[str, Any]:
+def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[dict[str, str]]:
+    """The bots the lobby offers for ``game``: its light bots by name, and the search bot
+    as a time budget a decision within the server's ``caps`` (``ismcts:1s``), its label
+    saying how long it may think."""
+    caps = caps or BotSettings()
+    out = []
+    for b in bot_names(game):
+        if b == "ismcts":
+            secs = f"{search_seconds(caps):g}"
+            if lang != "en":
+                secs = secs.replace(".", ",")
+            label = t(lang, "web.bot_search_seconds", seconds=secs)
+            out.append({"name": search_level(caps), "label": label})
+        else:
+            out.append({"name": b, "label": _label(lang, f"web.bot_{b}", b)})
+    return out
+
+
+def describe_kind(game: Game, lang: str, caps: BotSettings | None = None) -> dict[str, Any]:
     """What the lobby shows of ``game`` in ``lang``: its title, player counts, options
-    (with their labels) and bots."""
+    (with their labels) and bots (:func:`bot_levels`, within the server's ``caps``)."""
     lang = normalize_lang(lang)
     texts: Mapping[str, str] = getattr(game, "web_texts", None) or {}
     options = []
     for spec in game.options:
         o = spec.to_json()
         o["label"] = _label(lang, texts.get(spec.name), spec.help)
-        o["help"] = spec.help
+        # the tip: the game's words for it (``"name:help"``), else its English help
+        o["help"] = _label(lang, texts.get(f"{spec.name}:help"), spec.help)
         if spec.choices:
             o["labels"] = {c: _label(lang, texts.get(f"{spec.name}={c}"), c) for c in spec.choices}
             # a line explaining each choice, where the game has one (``"name=value:help"``)
@@ -123,7 +145,7 @@ def describe_kind(game: Game, lang: str) -> dict[str, Any]:
             if any(k in MESSAGES for k in abouts.values()):
                 o["choice_helps"] = {c: _label(lang, k, "") for c, k in abouts.items()}
         options.append(o)
-    bots = [{"name": b, "label": _label(lang, f"web.bot_{b}", b)} for b in bot_names(game)]
+    bots = bot_levels(game, lang, caps)
     return {
         "name": game.name,
         "title": game.title,
@@ -138,18 +160,19 @@ def describe_kind(game: Game, lang: str) -> dict[str, Any]:
     }
 
 
-def describe_kinds(lang: str) -> list[dict[str, Any]]:
-    return [describe_kind(g, lang) for g in all_games()]
+def describe_kinds(lang: str, caps: BotSettings | None = None) -> list[dict[str, Any]]:
+    return [describe_kind(g, lang, caps) for g in all_games()]
 
 
 __all__ = [
     "EXTRA_GAMES_ENV",
     "GENERIC_MODULE",
+    "bot_levels",
     "default_bot",
     "describe_kind",
     "describe_kinds",
     "load_extra_games",
-    "web_module",
     "web_assets",
+    "web_module",
     "web_view",
 ]

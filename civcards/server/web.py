@@ -133,7 +133,12 @@ def add_pages(app: FastAPI, server: TableServer) -> None:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
         lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
-        return page(request, "lobby.html", kinds=describe_kinds(lang), default_game=DEFAULT_GAME)
+        return page(
+            request,
+            "lobby.html",
+            kinds=describe_kinds(lang, server.bots.settings),
+            default_game=DEFAULT_GAME,
+        )
 
     @app.get("/game/{game_id}", response_class=HTMLResponse, include_in_schema=False)
     async def table(

@@ -23,7 +23,18 @@ import pytest
 
 from civcards.bots import bot_move, make_bot
 from civcards.game_api import get_game
-from civcards.server.botpool import BotBusy, BotPool, BotSettings, BotTurn
+from civcards.i18n import LANGS
+from civcards.server.botpool import (
+    BotBusy,
+    BotPool,
+    BotSettings,
+    BotTurn,
+    cap_budget,
+    search_level,
+    think,
+)
+from civcards.server.core import check_bot
+from civcards.server.kinds import describe_kinds
 
 from .conftest import ServerProcess
 
@@ -370,3 +381,57 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
     while any(_alive(p) for p in workers):
         assert time.monotonic() < deadline, [p for p in workers if _alive(p)]
         time.sleep(0.2)
+
+
+# -- bots at the table think by the clock (issue 38, defect 5) -------------------------
+
+
+def civ4_position() -> Any:
+    """A civ4 position a few moves in, where the search bot searches."""
+    g = get_game("civ4")
+    state = g.new_state(2, g.check_options(2, {}), 1)
+    rnd = make_bot(g, "random", 1)
+    for _ in range(6):
+        g.play(state, bot_move(rnd, g, state))
+    return state
+
+
+def test_an_iteration_level_thinks_no_longer_than_the_servers_seconds() -> None:
+    """A search bot given in iterations alone took 10-36 s a decision on a loaded machine
+    (a 4-minute turn): at the table every search stops at the server's seconds a decision,
+    whichever of its budgets ends first. 4,000 iterations here take seconds; capped at
+    0.2 s, the move is played in a fraction of that."""
+    state = civ4_position()
+    t = BotTurn("g", "civ4", state, state.to_move, "ismcts:4000it", 5)
+    t0 = time.perf_counter()
+    text, _pid, secs = think(t, 0.2, 4000)
+    took = time.perf_counter() - t0
+    assert text and took < 1.5, took
+    assert secs <= took
+    # a time level above the cap is cut to it too; a light bot has no budget to cut
+    game = get_game("civ4")
+    for spec, budget in (("ismcts:30s", (None, 0.2)), ("ismcts:50it", (50, 0.2))):
+        bot = make_bot(game, spec, 5)
+        cap_budget(bot, 0.2, 4000)
+        assert (getattr(bot, "iterations", None), getattr(bot, "seconds", None)) == budget
+    light = make_bot(game, "random", 5)
+    cap_budget(light, 0.2, 4000)
+    assert getattr(light, "seconds", None) is None
+
+
+def test_the_lobby_offers_the_search_bot_as_a_time_budget() -> None:
+    """The lobby's search level is a time budget (1 s a decision, or the server's cap when
+    lower), and its label says so in every language."""
+    for caps, level, shown in (
+        (BotSettings(), "ismcts:1s", "1"),
+        (BotSettings(max_seconds=0.5), "ismcts:0.5s", "0"),
+    ):
+        assert search_level(caps) == level
+        for lang in LANGS:
+            kinds = {k["name"]: k for k in describe_kinds(lang, caps)}
+            for name in ("carta", "civ4"):
+                bots = {b["name"]: b["label"] for b in kinds[name]["bots"]}
+                assert "ismcts" not in bots and level in bots, bots  # not plain 1000it
+                assert shown in bots[level] and " s" in bots[level].replace("\xa0", " ")
+        # the server accepts the level it offers
+        assert check_bot(get_game("civ4"), level, "seat 1", caps) == level

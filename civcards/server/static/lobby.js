@@ -160,7 +160,7 @@ form.addEventListener("submit", async (e) => {
   const seats = seatState.slice(0, n).map((s) => {
     const name = s.name.trim() || null;
     if (s.kind === "human") return { kind: "human", name };
-    return { kind: "bot", bot: s.kind.split(":")[1], name };
+    return { kind: "bot", bot: s.kind.slice(4), name };
   });
   const body = { game: kind().name, players: n, options: currentOptions(), seats,
     ...clockBody(), private: !document.getElementById("public").checked,
