@@ -15,6 +15,8 @@ the server the same deal), then its moves posted to the server, no browser play.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import re
 import sqlite3
@@ -26,11 +28,11 @@ from typing import Any
 import httpx
 import pytest
 
+from civcards.analysis import parse_record
 from civcards.game_api import get_game
 from civcards.i18n import t
 
-from .conftest import ServerProcess
-from .test_api import play_random
+from .conftest import ROOT, ServerProcess
 from .test_browser import seat_link, watch_errors
 from .test_rules_pages import ENGLISH, visible_words
 
@@ -399,17 +401,25 @@ def test_no_rule_codes_and_the_resources_letters_at_the_table(
 def test_the_reviews_failure_in_the_readers_language(server: ServerProcess, browser: Any) -> None:
     """A failed analysis reads in the reader's language; the analysis's own sentence is kept
     as a technical detail (code), like the notation."""
-    g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=6)
-    gid = str(g["id"])
-    # the failure as the analysis stores it (its English sentence), there before the game
-    # ends: the end of the game then queues no analysis that could overwrite it
+    raw = (ROOT / "tests/data/notation-examples/hegemony-2p.json").read_text()
+    # the review of a pasted record is named by its text (civcards/server/review.py)
+    text = json.dumps(parse_record(raw)[1], sort_keys=True)
+    gid = "r" + hashlib.sha256(text.encode()).hexdigest()[:23]
+    # the failure as the analysis stores it (its English sentence), there before the record
+    # is pasted: the paste then queues no analysis that could overwrite it
     with sqlite3.connect(server.db_path) as db:
         db.execute(
             "INSERT INTO analyses (id, record, status, done, total, bot, data, error, updated_at)"
-            " VALUES (?, NULL, 'failed', 0, 0, 'ismcts:1it', NULL, ?, ?)",
-            (gid, "move 7 ('play 3M') is not among the seat's choices", "2026-01-01 00:00:00"),
+            " VALUES (?, ?, 'failed', 0, 0, 'ismcts:1it', NULL, ?, ?)",
+            (
+                gid,
+                text,
+                "move 7 ('play 3M') is not among the seat's choices",
+                "2026-01-01 00:00:00",
+            ),
         )
-    play_random(server, gid, [s["token"] for s in g["seats"]], random.Random(6), 5000)
+    r = httpx.post(f"{server.base}/api/review", json={"record": json.loads(raw)}, timeout=20)
+    assert r.status_code == 201 and r.json()["id"] == gid, r.text
     for lang in LANGS:
         ctx = browser.new_context(locale=lang)
         try:
