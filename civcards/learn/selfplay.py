@@ -57,6 +57,8 @@ class Examples:
     actions: npt.NDArray[np.int32]
     shares: npt.NDArray[np.float32]
     outcomes: npt.NDArray[np.float32]
+    #: the game's index in its generation (results are put back in this order)
+    index: int = 0
 
     @classmethod
     def empty(cls, obs_size: int) -> Examples:
@@ -162,7 +164,9 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
             outcome[w] = 1.0 / len(res.winners)
     else:
         outcome = [1.0 / n] * n
-    return _pack(rows, outcome)
+    out = _pack(rows, outcome)
+    out.index = i
+    return out
 
 
 __all__ = ["TARGET_WIDTH", "ExampleConfig", "Examples", "game_seed", "play_example_game"]
