@@ -24,7 +24,8 @@ Usage::
 from __future__ import annotations
 
 from .cards import CARDS, DECK_CODES, CardSet
-from .choices import Choice, choices, default_move, expand
+from .choices import Choice, choices, expand
+from .defaults import default_move
 from .game import ConfigError, GameState, IllegalMoveError, new_game, state_from_piles
 from .moves import Move, NotationError, format_move, parse_move
 from .notation import (

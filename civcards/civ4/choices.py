@@ -26,7 +26,11 @@ from math import comb as _comb
 from typing import Any, Generic, TypeVar, overload
 
 from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, CardSet, res_str
-from .game import (
+from .effects import card_cost, plot_cost, pop_cost, slots
+from .game import GameState
+from .legal import build_texts, legal_defend, legal_walls, letter_options, multisets
+from .moves import Move, format_move, parse_move
+from .phases import (
     COLLECT,
     DAMAGE,
     DEFEND,
@@ -38,12 +42,7 @@ from .game import (
     SETTLE,
     START_DISCARD,
     WALLS,
-    GameState,
-    _letter_options,
-    multisets,
-    payments,
 )
-from .moves import Move, format_move, parse_move
 
 #: Decisions with at most this many legal moves are offered whole.
 LIMIT = 64
@@ -257,7 +256,7 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
             cl.clear()
         total = 1
         for _, code, pop in sig:
-            total *= len(_letter_options(code, pop))
+            total *= len(letter_options(code, pop))
         if total > LIMIT:
             got = cl[sig] = _expand_collect(t, g, p, "collect")
             return got[:]
@@ -273,9 +272,9 @@ def choices(g: GameState, make: Any = Choice) -> list[Any]:
     if step in (DRAFT, SETTLE):
         return _finals(t, g.legal_strings())
     if step == WALLS:
-        return _finals_moves(t, g._legal_walls())
+        return _finals_moves(t, legal_walls(g))
     if step == DEFEND:
-        legal = g._legal_defend()
+        legal = legal_defend(g)
         if len(legal) <= LIMIT:
             return _finals_moves(t, legal)
         return _expand_defend(t, g, ["defend", "?"])
@@ -300,9 +299,9 @@ def _trade_choices(t: _Tables[C], g: GameState, p: int, rate: int, key: tuple[in
 
 
 class _SetTables:
-    """The tables of one card set (its printed costs and effects), made once per set."""
+    """The tables of one card set (its buildings, wonders and free population), made once per set."""
 
-    __slots__ = ("buildable", "free_pop", "tech_cost")
+    __slots__ = ("buildable", "free_pop")
 
     def __init__(self, cs: CardSet) -> None:
         deck = cs.deck
@@ -315,7 +314,6 @@ class _SetTables:
             for i, c in enumerate(DECK_CODES)
             if deck[c].kind != "unit"
         ]
-        self.tech_cost = {c: tc.cost for c, tc in cs.techs.items()}
         #: the number of free population of a building or wonder (C61)
         self.free_pop = {
             c: sum(e.amount for e in deck[c].effects if e.kind == "free_population") for c in special
@@ -363,49 +361,43 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     if trades is None:
         trades = _trade_choices(t, g, p, rate, key)
     out += trades
-    disc = fx.disc
     plots = g.plots[p]
     if f >= min_cost and g.pop_supply > 0:
-        top = (f - cs.pop_cost_base + disc["population"]) // cs.pop_cost_step
         pop_c = t.pop
         i = 1
         for pl in plots:
-            if pl[1] <= top:
+            if pop_cost(cs, pl[1], fx) <= f:
                 out.append(pop_c[i])
             i += 1
     market = g.plot_market
-    if market:
-        cost = cs.plot_cost_base + cs.plot_cost_step * (len(plots) - cs.plot_cost_pivot) - disc["plot"]
-        if (cost if cost > min_cost else min_cost) <= f + h + c:
-            ps = t.plot_step
-            prev = ""
-            for code in market:
-                if code != prev:
-                    out.append(ps[code])
-                    prev = code
-    hh = -1
-    happy_min = cs.happiness_minimum
+    if market and plot_cost(cs, len(plots), fx) <= f + h + c:
+        ps = t.plot_step
+        prev = ""
+        for code in market:
+            if code != prev:
+                out.append(ps[code])
+                prev = code
+    # C50: whether the seat holds Highest Happiness (worked out once, when a cost needs it)
+    happiest: bool | None = None
+    hnw = options.happiness_not_wonders
     if c >= min_cost:
-        hh = cs.happiness_discount if fx.happiness >= happy_min and g.holds_highest_happiness(p) else 0
-        dt = c + disc["tech"] + hh
+        happiest = fx.happiness >= cs.happiness_minimum and g.holds_highest_happiness(p)
         tc = t.tech
-        tech_cost = st.tech_cost
         for code in g.tech_market:
-            if tech_cost[code] <= dt:
+            if card_cost(cs, code, fx, happiest, hnw) <= c:
                 out.append(tc[code])
     if h >= min_cost:
         opened: list[tuple[int, tuple[str, ...]]] | None = None
-        for _i, code, kind, cost, special in compress(st.buildable, map(hand.__getitem__, _BUILD_IDX)):
-            if hh < 0:
-                hh = cs.happiness_discount if fx.happiness >= happy_min and g.holds_highest_happiness(p) else 0
-            if cost - disc[kind] - (0 if kind == "wonder" and options.happiness_not_wonders else hh) > h:
+        for _i, code, _kind, _cost, special in compress(st.buildable, map(hand.__getitem__, _BUILD_IDX)):
+            if happiest is None:
+                happiest = fx.happiness >= cs.happiness_minimum and g.holds_highest_happiness(p)
+            if card_cost(cs, code, fx, happiest, hnw) > h:
                 continue
             if opened is None:
-                slots = fx.slots
                 # the plots with a free slot (C18)
                 opened = []
                 for j, (_, pop, on) in enumerate(plots, 1):
-                    if len(on) < (slots if slots >= 2 or pop < cs.pop_two_slots else 2):
+                    if len(on) < slots(cs, pop, fx):
                         opened.append((j, on))
             if special:
                 for j, on in opened:
@@ -416,7 +408,7 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
                     if fp and k and _comb(len(plots) + k - 1, k) > 8:
                         out.append(t.step(f"build {code} p{j} ?"))
                         continue
-                    texts = list(g._build_texts(p, code, j))
+                    texts = list(build_texts(g, p, code, j))
                     if len(texts) <= 8:
                         out.extend([t.final(x) for x in texts])
                     else:
@@ -472,7 +464,7 @@ def expand(g: GameState, step_text: str, make: Any = Choice) -> list[Any]:
         return _expand_plot(t, g, p, code, words[2] if len(words) == 4 else None)
     if kind == "build" and step == PURCHASE:
         code, plot = words[1], int(words[2][1:])
-        return _finals(t, list(g._build_texts(p, code, plot)))
+        return _finals(t, list(build_texts(g, p, code, plot)))
     if kind == "use" and step == PURCHASE:
         code, v = words[1], int(words[2])
         amount = g.effects(p).steal_res[code]
@@ -615,7 +607,7 @@ def _expand_collect(t: _Tables[C], g: GameState, p: int, prefix: str) -> list[C]
     if i >= len(opts) or any(d[0] != o[0] for d, o in zip(done, opts, strict=False)):
         raise ValueError(f"{prefix + ' ?'!r} is not a step of this position")
     n, code, pop = opts[i]
-    letters = _letter_options(code, pop)
+    letters = letter_options(code, pop)
     make = t.make
     if i + 1 == len(opts):
         return [
@@ -659,7 +651,7 @@ def _collect_prefix(prefix: str) -> tuple[tuple[int, str], ...]:
 @lru_cache(maxsize=4096)
 def _collect_terms(n: int, code: str, pop: int) -> tuple[tuple[tuple[int, str], ...], tuple[str, ...]]:
     """Plot ``n``'s collect terms ``(n, letters)`` and their texts ``pN=letters``, sorted by text."""
-    letters = sorted(_letter_options(code, pop))
+    letters = sorted(letter_options(code, pop))
     return tuple((n, s) for s in letters), tuple(f"p{n}={s}" for s in letters)
 
 
@@ -757,15 +749,7 @@ def _expand_damage(t: _Tables[C], g: GameState, words: list[str]) -> list[C]:
 
 
 # ---------------------------------------------------------------------------
-# Defaults
-
-
-def _reserve(g: GameState, p: int) -> list[int]:
-    """What the next purchases are likely to need: cheapest population, building, technology."""
-    f = min((g.pop_cost(p, i + 1) for i in range(len(g.plots[p]))), default=0)
-    h = min((g.card_cost(p, c) for c in DECK_CODES if g.hands[p][DECK_INDEX[c]] and _DECK[c].kind != "unit"), default=0)
-    c = min((g.card_cost(p, t) for t in g.tech_market), default=0)
-    return [f, h, c]
+# The previous collect (read by civcards.civ4.defaults)
 
 
 def previous_collect(g: GameState, p: int) -> dict[int, str]:
@@ -781,103 +765,3 @@ def previous_collect(g: GameState, p: int) -> dict[int, str]:
             if left == 0:
                 return dict(parse_move(text).collect)
     return {}
-
-
-def _default_collect(g: GameState, p: int) -> str:
-    """As the seat chose last time where that still fits the plot, else the best guess."""
-    opts = g.collect_options(p)
-    if not opts:
-        return "collect"
-    prev = previous_collect(g, p) if g.step == COLLECT and g.to_move == p else {}
-    sup = list(g.supply[p])
-    need = _reserve(g, p)
-    terms = []
-    for n, letters in opts:
-        last = prev.get(n)
-        if last is not None and last in letters:
-            for ch in last:
-                sup["FHC".index(ch)] += 1
-            terms.append(f"p{n}={last}")
-            continue
-        code, pop, _ = g.plots[p][n - 1]
-        types = [r for r in range(3) if CARDS.plots[code].yields[r] > 0]
-        chosen = []
-        for _ in range(pop):
-            r = min(types, key=lambda t: (sup[t] - need[t], t))
-            sup[r] += 1
-            chosen.append("FHC"[r])
-        terms.append(f"p{n}=" + "".join(sorted(chosen, key="FHC".index)))
-    return " ".join(["collect", *terms])
-
-
-def default_move(g: GameState, step_text: str | None = None) -> str:
-    """A sensible complete move for a step (or for the whole decision when ``step_text`` is None).
-
-    Payments keep what the next purchases need; a collect balances the
-    supply against those needs; discards and cash drop the cheapest cards.
-    """
-    p = g.to_move
-    if p is None:
-        raise ValueError("the game is over: there is no move to make")
-    if step_text is None:
-        if g.step == PURCHASE:
-            return "end"
-        if g.step == COLLECT:
-            return _default_collect(g, p)
-        top = choices(g)
-        first = top[0]
-        if g.step in (START_DISCARD, DISCARD):
-            return _default_discard(g, p)
-        return first.text if first.final else default_move(g, first.text)
-    words = step_text.split()
-    if words[0] == "collect":
-        return _default_collect(g, p)
-    if words[0] in ("discard",):
-        return _default_discard(g, p)
-    if words[0] == "plot":
-        need = _reserve(g, p)
-        sup = g.supply[p]
-
-        def key(pay: tuple[int, int, int]) -> tuple[int, ...]:
-            short = sum(max(0, need[i] - (sup[i] - pay[i])) for i in range(3))
-            return (short, -min(sup[i] - pay[i] for i in range(3)), *pay)
-
-        pays = payments(g.plot_cost(p), sup)
-        if len(words) == 4:  # "plot CODE xF ?": the food is chosen
-            pays = [r for r in pays if f"{r[0]}F" == words[2]]
-        if not pays:
-            raise ValueError(f"{step_text!r} leads to no legal move")
-        best = min(pays, key=key)
-        return f"plot {words[1]} {res_str(best)}"
-    opts = _all_finals(g, step_text)
-    if not opts:
-        raise ValueError(f"{step_text!r} leads to no legal move")
-    if words[0] == "use":
-        v = int(words[2])
-        vs = g.supply[v]
-        return max(opts, key=lambda t: (sum(parse_move(t).res[i] * vs[i] for i in range(3)), t))
-    if words[0] == "attack":
-        return max(opts, key=lambda t: (sum(len(u) for _, u in parse_move(t).attack), t))
-    if words[0] == "defend":
-        return max(opts, key=lambda t: (len(parse_move(t).blocks), t))
-    return opts[0]
-
-
-def _default_discard(g: GameState, p: int) -> str:
-    hand = g.hand(p)
-    deck = g.cs.deck
-    hand.sort(key=lambda c: (sum(deck[c].resource), c))
-    out = sorted(hand[: g.discard_n])
-    return "discard " + ",".join(out)
-
-
-def _all_finals(g: GameState, step_text: str) -> list[str]:
-    out: list[str] = []
-    stack = [step_text]
-    while stack and len(out) < 5000:
-        for c in expand(g, stack.pop()):
-            if c.final:
-                out.append(c.text)
-            else:
-                stack.append(c.text)
-    return sorted(out)

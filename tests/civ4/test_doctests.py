@@ -7,7 +7,22 @@ import importlib
 
 import pytest
 
-MODULES = ["", ".cards", ".moves", ".options", ".game", ".notation", ".observation", ".choices", ".determinize"]
+MODULES = [
+    "",
+    ".cards",
+    ".moves",
+    ".options",
+    ".game",
+    ".effects",
+    ".legal",
+    ".checks",
+    ".execute",
+    ".notation",
+    ".observation",
+    ".choices",
+    ".defaults",
+    ".determinize",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
