@@ -2,9 +2,10 @@
 
 The bot reads only the seat's :class:`~civcards.civ4.Observation` and the
 choices it is offered (``game.choices``/``game.expand``); it never touches the
-game state. It reimplements the few rules it needs (costs C26, slots C18,
-trade rate C28, combat profiles C47, effects C52-C66) from the public card
-data in :mod:`civcards.civ4.cards`.
+game state. The rules it needs (effects C52-C66, costs C26 and C50, slots
+C18, units C43-C45 and C66, adjacency C40, discards C37) are the engine's own
+public functions (:mod:`civcards.civ4.effects`), read through
+:class:`~civcards.games.civ4.greedy_view.View`.
 
 How it decides (all values are in victory points, VP):
 
@@ -38,655 +39,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from ...civ4.cards import CARDS, RULES, CardSet, card_set_of, res_str
+from ...civ4.cards import CARDS, res_str
+from ...civ4.effects import discard_count, unit_damage
 from ...civ4.moves import NotationError, parse_move
-from ...civ4.observation import Observation, PlotView
+from ...civ4.observation import Observation
+from .greedy_view import (
+    ARCHETYPES,
+    DESTROY_VP,
+    GREEDY,
+    STALEMATE,
+    TECH_PACE,
+    UNIT_HOLD,
+    VPR,
+    Target,
+    View,
+    Weights,
+    fx_of,
+)
 
-#: the plots (C2) of every card set: a set whose plots differ from the original's is refused
-#: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
-#: rest of a set's numbers are read from the game's own set (``View.cs``)
+#: the plots (C2) of every card set (``greedy_view``)
 _PLOTS = CARDS.plots
-
-#: fixed by the rules' text in every set (C69; `civcards.civ4.cards._FIXED_RULES`)
-STALEMATE: int = RULES["stalemate_rounds"]
-
-#: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
-VPR = 0.11
-#: VP a unit is worth in hand (attack and defence), beside its cash value
-UNIT_HOLD = {"ARC": 0.35, "SPR": 0.45, "AXE": 0.5, "CHR": 0.45, "SWD": 0.55, "CAT": 0.4}
-#: VP of destroying one of a rival's buildings (it returns to their hand)
-DESTROY_VP = 0.45
-#: techs bought per player and turn, to guess the turns left
-TECH_PACE = 0.5
-
-_KIND_TARGET = {"tech": "tech", "building": "building", "wonder": "wonder"}
-
-
-@dataclass(frozen=True)
-class Weights:
-    """How much one goal weighs in the greedy evaluation (1.0 everywhere: ``greedy``).
-
-    The archetype bots of the balance study (``population``, ``techrush``,
-    ``wonders``, ``military``, ``culture``; :data:`ARCHETYPES`) are ``greedy``
-    with one goal weighted up: a target's value is multiplied by the weight of
-    its kind; ``status`` also adds 0.1 VP a culture or happiness icon for each
-    point above 1; ``attack`` multiplies an attack's expected gain (and values
-    the unit-bonus technologies more); ``units`` multiplies the value of a unit
-    held in hand (so it is kept for combat rather than cashed).
-
-    ``shun`` names technologies the bot never buys nor takes free from a wonder,
-    unless the one it would buy is the last technology left (C68: else the game
-    could not end). ``greedy:not=WRI`` is greedy without Writing: the bot that
-    Q10 of the balance study sets against ``greedy``.
-    """
-
-    population: float = 1.0
-    tech: float = 1.0
-    building: float = 1.0
-    wonder: float = 1.0
-    plot: float = 1.0
-    status: float = 1.0
-    attack: float = 1.0
-    units: float = 1.0
-    shun: frozenset[str] = frozenset()
-
-
-#: ``greedy``'s own weights
-GREEDY = Weights()
-
-#: the archetypes of the balance study (DESIGN-NOTES.md section 6): name -> weights
-ARCHETYPES: dict[str, Weights] = {
-    "population": Weights(population=1.6, tech=0.8),
-    "techrush": Weights(tech=1.6, population=0.7),
-    "wonders": Weights(wonder=2.2, building=0.9),
-    "military": Weights(attack=2.5, units=1.6),
-    "culture": Weights(status=3.0),
-}
-
-
-class Fx:
-    """A seat's aggregated effects in play, from public cards only (C52-C66)."""
-
-    __slots__ = (
-        "blocks_add",
-        "boost",
-        "destroy_add",
-        "disc",
-        "income",
-        "rate",
-        "slots",
-        "steal_add",
-    )
-
-    def __init__(self, techs: tuple[str, ...], plots: tuple[PlotView, ...], cs: CardSet = CARDS) -> None:
-        self.disc = {"population": 0, "plot": 0, "tech": 0, "building": 0, "wonder": 0}
-        self.rate = cs.trade_rate
-        self.slots = 1
-        self.income = [0, 0, 0]
-        self.boost = [0, 0, 0]
-        self.blocks_add: dict[str, frozenset[str]] = {}
-        self.steal_add: dict[str, int] = {}
-        self.destroy_add: dict[str, int] = {}
-        effects = [e for t in techs for e in cs.techs[t].effects]
-        effects += [e for _, _, on in plots for c in on for e in cs.deck[c].effects]
-        for e in effects:
-            k = e.kind
-            if k == "discount":
-                self.disc[e.target] += e.amount
-            elif k == "exchange_rate":
-                self.rate = min(self.rate, e.rate)
-            elif k == "building_slots":
-                self.slots = max(self.slots, e.slots)
-            elif k == "income":
-                for i in range(3):
-                    self.income[i] += e.resources[i]
-            elif k == "boost_producing":
-                self.boost[e.resource] += e.amount
-            elif k == "unit_bonus":
-                self.blocks_add[e.unit] = self.blocks_add.get(e.unit, frozenset()) | frozenset(
-                    e.blocks_add
-                )
-                self.steal_add[e.unit] = self.steal_add.get(e.unit, 0) + e.steal_add
-                self.destroy_add[e.unit] = self.destroy_add.get(e.unit, 0) + e.destroy_add
-        self.slots = min(self.slots, cs.max_slots)
-
-
-@lru_cache(maxsize=4096)
-def fx_of(techs: tuple[str, ...], plots: tuple[PlotView, ...], cs: CardSet = CARDS) -> Fx:
-    return Fx(techs, plots, cs)
-
-
-def _adjacent(seat: int, n: int) -> list[int]:
-    """C40."""
-    if n == 2:
-        return [1 - seat]
-    return sorted({(seat + 1) % n, (seat - 1) % n})
-
-
-def _poisson_at_least(lam: float, k: int) -> float:
-    """P(X >= k) for X ~ Poisson(lam)."""
-    if k <= 0:
-        return 1.0
-    term = math.exp(-lam)
-    below = term
-    for i in range(1, k):
-        term *= lam / i
-        below += term
-    return max(0.0, 1.0 - below)
-
-
-class Target:
-    """A purchase: its move text, resource type (-1: any mix, a plot), cost and value."""
-
-    __slots__ = ("cost", "rtype", "text", "value")
-
-    def __init__(self, text: str, rtype: int, cost: int, value: float) -> None:
-        self.text = text
-        self.rtype = rtype
-        self.cost = cost
-        self.value = value
-
-
-class View:
-    """One decision of one seat, worked out from its observation."""
-
-    def __init__(self, obs: Observation, seat: int, weights: Weights = GREEDY) -> None:
-        self.obs = obs
-        self.w = weights
-        self.me = seat
-        self.n = obs.players
-        pv = obs.seats[seat]
-        self.pv = pv
-        self.plots = pv.plots
-        self.supply = list(pv.supply)
-        hand = pv.hand
-        self.hand: list[str] = list(hand) if isinstance(hand, tuple) else []
-        opts = dict(obs.options)
-        #: the game's card set (its costs, effects and rule numbers)
-        self.cs = cs = card_set_of(opts)
-        self.fx = fx_of(pv.techs, pv.plots, cs)
-        self.hnw = bool(opts.get("happiness_not_wonders", False))
-        self.same_type = bool(opts.get("same_type_trade", False))
-        self.techs_left = obs.tech_pile + len(obs.tech_market)
-        left_rounds = STALEMATE - obs.round + 1
-        self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * self.n)))
-        self._hold: dict[str, float] = {}
-        self._reserve: list[int] | None = None
-        self._cashable: list[str] | None = None
-
-    # -- costs (C26) and room (C18) ------------------------------------------------------
-
-    def pop_cost(self, i: int) -> int:
-        return max(self.cs.min_cost, self.cs.pop_cost_base + self.cs.pop_cost_step * self.plots[i][1] - self.fx.disc["population"])
-
-    def plot_cost(self) -> int:
-        n = len(self.plots)
-        return max(self.cs.min_cost, self.cs.plot_cost_base + self.cs.plot_cost_step * (n - self.cs.plot_cost_pivot) - self.fx.disc["plot"])
-
-    def card_cost(self, code: str) -> int:
-        card = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
-        c = card.cost - self.fx.disc[_KIND_TARGET[card.kind]]
-        if self.obs.status[1] == self.me and not (card.kind == "wonder" and self.hnw):
-            c -= self.cs.happiness_discount
-        return max(self.cs.min_cost, c)
-
-    def has_room(self, i: int, code: str) -> bool:
-        _, pop, on = self.plots[i]
-        room = min(max(self.fx.slots, 2 if pop >= self.cs.pop_two_slots else 1), self.cs.max_slots)
-        return code not in on and len(on) < room
-
-    # -- values ----------------------------------------------------------------------------
-
-    def per_turn(self, amount: float) -> float:
-        """VP of ``amount`` resources every turn from the next one on."""
-        return amount * max(0.0, self.turns - 1.0) * VPR
-
-    def status_value(self, culture: int, happiness: int) -> float:
-        """VP of adding culture and happiness (C49, C50): a status won, or progress to one."""
-        v = 0.0
-        others = [s for s in range(self.n) if s != self.me]
-        if culture:
-            mine = self.pv.culture
-            best = max(self.obs.seats[s].culture for s in others)
-            had = mine >= self.cs.culture_minimum and mine > best
-            has = mine + culture >= self.cs.culture_minimum and mine + culture > best
-            v += 0.02 * culture
-            if has and not had:
-                v += 0.12 * self.turns
-        if happiness:
-            mine = self.pv.happiness
-            best = max(self.obs.seats[s].happiness for s in others)
-            had = mine >= self.cs.happiness_minimum and mine > best
-            has = mine + happiness >= self.cs.happiness_minimum and mine + happiness > best
-            v += 0.02 * happiness
-            if has and not had:
-                v += 0.06 * self.turns
-        w = self.w.status
-        if w != 1.0:
-            v = v * w + (w - 1.0) * 0.1 * (culture + happiness)
-        return v
-
-    def effects_value(self, code: str, plot: int | None) -> float:
-        """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
-        card = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
-        v = 0.0
-        t = self.turns
-        for e in card.effects:
-            k = e.kind
-            if k == "income":
-                v += self.per_turn(sum(e.resources))
-            elif k == "double_base":
-                if plot is not None:
-                    v += self.per_turn(_PLOTS[self.plots[plot][0]].yields[e.resource])
-            elif k == "boost_producing":
-                n = sum(1 for c, _, _ in self.plots if _PLOTS[c].yields[e.resource] > 0)
-                v += self.per_turn(e.amount * n)
-            elif k == "discount":
-                uses = {
-                    "population": 0.8 * t,
-                    "tech": min(0.5 * t, float(self.techs_left)),
-                    "building": 0.2 * t + sum(1 for c in self.hand if self.cs.deck[c].kind == "building"),
-                    "wonder": 0.1 * t + sum(1 for c in self.hand if self.cs.deck[c].kind == "wonder"),
-                    "plot": 0.1 * t,
-                }[e.target]
-                v += e.amount * uses * VPR
-            elif k == "exchange_rate":
-                v += 0.03 * t * max(0, self.fx.rate - e.rate)
-            elif k == "extra_draw":
-                v += 0.1 * e.amount * max(0.0, t - 1)
-            elif k == "building_slots":
-                v += 0.1 * len(self.plots) * min(1.0, t / 5)
-            elif k == "gain_once":
-                v += sum(e.resources) * (len(self.plots) if e.per_plot else 1) * VPR
-            elif k == "free_population":
-                v += min(e.amount, self.obs.population_supply) * (1.0 + self.per_turn(1))
-            elif k == "free_tech":
-                v += e.amount * 1.2
-            elif k == "steal_card":
-                v += 0.06 * e.amount * max(0.0, t - 1)
-            elif k == "steal_resources":
-                v += self.per_turn(0.5 * e.amount)
-            elif k == "bounce":
-                v += 0.2 + 0.03 * t
-            elif k == "unit_bonus":
-                v += 0.1 + 0.4 * (self.w.attack - 1.0)
-        return v + self.status_value(card.culture, card.happiness)
-
-    def build_value(self, code: str, plot: int) -> float:
-        """VP of building ``code`` on ``plot`` (its cost aside)."""
-        vp = 1.0 if self.cs.deck[code].kind == "wonder" else 0.0
-        return vp + self.effects_value(code, plot)
-
-    def hold(self, code: str) -> float:
-        """VP of keeping a hand card (at least its cash value)."""
-        got = self._hold.get(code)
-        if got is not None:
-            return got
-        card = self.cs.deck[code]
-        cash = sum(card.resource) * VPR
-        if card.kind == "unit":
-            v = max(cash, UNIT_HOLD.get(code, 0.3) * self.w.units)
-        else:
-            best = 0.0
-            for i in range(len(self.plots)):
-                if code not in self.plots[i][2]:
-                    best = max(best, self.build_value(code, i) - self.card_cost(code) * VPR)
-            v = max(cash, 0.7 * best)
-        self._hold[code] = v
-        return v
-
-    def extra(self, code: str) -> float:
-        """Resources lost beyond its cash value when cashing a hand card."""
-        return max(0.0, self.hold(code) / VPR - sum(self.cs.deck[code].resource))
-
-    def reserve(self) -> list[int]:
-        """What the next purchases need: the cheapest population, build and technology."""
-        if self._reserve is None:
-            f = min((self.pop_cost(i) for i in range(len(self.plots))), default=0)
-            builds = [
-                self.card_cost(c)
-                for c in set(self.hand)
-                if self.cs.deck[c].kind != "unit"
-                and any(self.has_room(i, c) for i in range(len(self.plots)))
-            ]
-            techs = [self.card_cost(t) for t in self.obs.tech_market]
-            self._reserve = [
-                f if self.obs.population_supply else 0,
-                min(builds, default=0),
-                min(techs, default=0),
-            ]
-        return self._reserve
-
-    def keep_key(self, pay: Sequence[int]) -> tuple[int, int]:
-        """How badly paying ``pay`` leaves the reserve short (smaller is better)."""
-        need = self.reserve()
-        left = [self.supply[i] - pay[i] for i in range(3)]
-        short = sum(max(0, need[i] - left[i]) for i in range(3))
-        return short, -min(left[i] - need[i] for i in range(3))
-
-    def score_after(self, vp: int, techs: int, pop: int, wonders: int) -> float:
-        """VP-scale value of the game ending now with these gains (C70)."""
-        mine = list(self.pv.score)
-        mine = [mine[0] + vp, mine[1] + techs, mine[2] + pop, mine[3] + wonders]
-        best_other = max(list(self.obs.seats[s].score) for s in range(self.n) if s != self.me)
-        if mine > best_other:
-            return 40.0
-        if mine == best_other:
-            return 8.0
-        return -40.0
-
-    # -- targets -------------------------------------------------------------------------------
-
-    def targets(self, only: str | None = None) -> list[Target]:
-        """Every purchase within reach, each with its cost and value; with ``only``, just the
-        one of that text (the same figures, the others not worked out)."""
-        out: list[Target] = []
-        obs = self.obs
-        if obs.population_supply > 0:
-            for i, (code, pop, _) in enumerate(self.plots):
-                text = f"pop p{i + 1}"
-                if only is not None and text != only:
-                    continue
-                v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
-                if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
-                    v += 0.05
-                out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
-        shun = self.w.shun
-        for t in sorted(set(obs.tech_market)):
-            text = f"tech {t}"
-            if only is not None and text != only:
-                continue
-            if t in shun and self.techs_left > 1:
-                continue
-            if self.techs_left == 1:
-                v = self.score_after(1, 1, 0, 0)
-            else:
-                v = (1.0 + self.effects_value(t, None)) * self.w.tech
-            out.append(Target(text, 2, self.card_cost(t), v))
-        for c in sorted(set(self.hand)):
-            card = self.cs.deck[c]
-            if card.kind == "unit":
-                continue
-            if only is not None and not only.startswith(f"build {c} p"):
-                continue
-            cost = self.card_cost(c)
-            for i in range(len(self.plots)):
-                text = f"build {c} p{i + 1}"
-                if only is not None and text != only:
-                    continue
-                if not self.has_room(i, c):
-                    continue
-                v = self.build_value(c, i)
-                if (
-                    any(e.kind == "free_tech" for e in card.effects)
-                    and self.techs_left <= 1
-                    and obs.tech_market
-                ):
-                    v = self.score_after(2, 1, 0, 1)
-                else:
-                    v *= self.w.wonder if card.kind == "wonder" else self.w.building
-                # a filled slot is room lost for later cards
-                v -= 0.05 * len(self.plots[i][2]) + 0.1
-                out.append(Target(text, 1, cost, v))
-        if obs.plot_market:
-            cost = self.plot_cost()
-            for code in sorted(set(obs.plot_market)):
-                text = f"plot {code} ?"
-                if only is not None and text != only:
-                    continue
-                y = _PLOTS[code].yields
-                boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
-                v = self.per_turn(sum(y) + boost) + 0.05 * len(_PLOTS[code].produced) + 0.1
-                v *= self.w.plot
-                out.append(Target(text, -1, cost, v))
-        return out
-
-    def given_this_turn(self) -> set[int]:
-        """The resource types this seat gave in a trade this turn (never got back)."""
-        hist = self.obs.history
-        out: set[int] = set()
-        for text in reversed(hist):
-            if text.startswith("collect"):
-                break
-            if text.startswith("trade "):
-                give = parse_move(text).res
-                out.update(i for i in range(3) if give[i])
-        return out
-
-    def fund(self, t: Target, banned: set[int]) -> tuple[float, str] | None:
-        """The effective cost of ``t`` and its first step (``BUY``, ``cash X`` or ``TRADE``)."""
-        sup = self.supply
-        cashable = self._cashable
-        if cashable is None:
-            # the hand, the cards cheapest to cash first (the same for every target)
-            cashable = self._cashable = sorted(
-                self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
-            )
-        if t.rtype < 0:
-            need = t.cost - sum(sup)
-            if need <= 0:
-                return float(t.cost), "BUY"
-            eff = float(t.cost)
-            first = ""
-            for c in cashable:
-                if need <= 0:
-                    break
-                need -= sum(self.cs.deck[c].resource)
-                eff += self.extra(c)
-                first = first or f"cash {c}"
-            return (eff, first) if need <= 0 else None
-        r = t.rtype
-        need = t.cost - sup[r]
-        if need <= 0:
-            return float(t.cost), "BUY"
-        eff = float(t.cost)
-        first = ""
-        used: list[str] = []
-        for c in cashable:
-            if need <= 0:
-                break
-            amt = self.cs.deck[c].resource[r]
-            if amt:
-                need -= amt
-                eff += self.extra(c)
-                used.append(c)
-                first = first or f"cash {c}"
-        if need <= 0:
-            return eff, first
-        if r in banned:
-            return None
-        rate = self.fx.rate
-        give = need * rate
-        others = sum(sup[i] for i in range(3) if i != r)
-        eff += need * (rate - 1)
-        if self.same_type:
-            return None if others < give else (eff, first or "TRADE")
-        for c in cashable:
-            if others >= give:
-                break
-            if c in used:
-                used.remove(c)
-                continue
-            amt = sum(self.cs.deck[c].resource[i] for i in range(3) if i != r)
-            if amt:
-                others += amt
-                eff += self.extra(c)
-                first = first or f"cash {c}"
-        if others < give:
-            return None
-        return eff, first or "TRADE"
-
-    def plan(self) -> tuple[Target, str] | None:
-        """The best target worth its cost and the first step towards it."""
-        banned = self.given_this_turn()
-        best: tuple[float, Target, str] | None = None
-        for t in self.targets():
-            if t.value <= 0:
-                continue
-            f = self.fund(t, banned)
-            if f is None:
-                continue
-            eff, step = f
-            if t.value < eff * VPR * 0.25:
-                continue
-            ratio = t.value / max(1.0, eff)
-            if best is None or ratio > best[0]:
-                best = (ratio, t, step)
-        if best is None:
-            return None
-        return best[1], best[2]
-
-    # -- combat -----------------------------------------------------------------------------------
-
-    def unseen(self) -> dict[str, int]:
-        """Deck cards this seat has not seen: in the deck or in rivals' hands."""
-        left = {c: d.count for c, d in self.cs.deck.items()}
-        for c in self.obs.discard:
-            left[c] -= 1
-        for c in self.hand:
-            left[c] -= 1
-        for pv in self.obs.seats:
-            for _, _, on in pv.plots:
-                for c in on:
-                    left[c] -= 1
-        if self.obs.combat is not None:
-            for code, _, state in self.obs.combat.units:
-                if state in ("assigned", "done"):
-                    left[code] -= 1
-            for _, b, _ in self.obs.combat.blocks:
-                left[b] -= 1
-        return {c: max(0, k) for c, k in left.items()}
-
-    def steal_worth(self, victim: int) -> float:
-        """VP of taking one population from ``victim``: mine, and theirs lost."""
-        if self.n == 2:
-            return 2.0
-        leader = max(range(self.n), key=lambda s: (list(self.obs.seats[s].score), -s))
-        return 1.5 if leader == victim else 1.3
-
-    def attack_value(self, d: int, units: Sequence[str], unseen: dict[str, int]) -> float:
-        """The expected VP of sending ``units`` against defender ``d`` (C42-C45)."""
-        pv = self.obs.seats[d]
-        walls = [
-            (c, e.amount, e.breakable)
-            for _, _, on in pv.plots
-            for c in on
-            for e in self.cs.deck[c].effects
-            if e.kind == "bounce"
-        ]
-        units = sorted(units, key=lambda u: -self.unit_damage(u, d))
-        cats = [u for u in units if self.cs.deck[u].breaks_walls]
-        breakable = [w for w in walls if w[2]]
-        broken = min(len(cats), len(breakable))
-        rest = list(units)
-        for u in cats[:broken]:
-            rest.remove(u)
-        bounce = sum(a for _, a, br in walls if not br) + sum(a for _, a, br in breakable[broken:])
-        # the defender bounces the most damaging units: they come back to hand
-        kept = rest[bounce:] if bounce < len(rest) else []
-        cost = sum(self.hold(u) for u in units) - sum(
-            self.hold(u) for u in rest[: min(bounce, len(rest))]
-        )
-        total_unseen = max(1, sum(unseen.values()))
-        h = pv.hand if isinstance(pv.hand, int) else len(pv.hand)
-        fx_d = fx_of(pv.techs, pv.plots, self.cs)
-        seen: dict[str, int] = {}
-        pop = sum(p for _, p, _ in pv.plots)
-        buildings = sum(1 for _, _, on in pv.plots for c in on if self.cs.deck[c].kind == "building")
-        gain = 0.0
-        steals = 0.0
-        destroys = 0.0
-        for u in kept:
-            blockers = sum(
-                k
-                for c, k in unseen.items()
-                if self.cs.deck[c].defend and (u in self.cs.deck[c].blocks or u in fx_d.blocks_add.get(c, ()))
-            )
-            lam = h * blockers / total_unseen
-            seen[u] = seen.get(u, 0) + 1
-            p_free = 1.0 - _poisson_at_least(lam, seen[u])
-            s, x = self.unit_amounts(u)
-            steals += p_free * s
-            destroys += p_free * x
-            gain += (1.0 - p_free) * 0.3  # the blocker they spend
-        gain += (
-            min(steals, float(pop)) * self.steal_worth(d)
-            + min(destroys, float(buildings)) * DESTROY_VP
-        )
-        return gain * self.w.attack - cost
-
-    def unit_amounts(self, u: str) -> tuple[int, int]:
-        card = self.cs.deck[u]
-        return card.steal + self.fx.steal_add.get(u, 0), card.destroy + self.fx.destroy_add.get(
-            u, 0
-        )
-
-    def unit_damage(self, u: str, d: int) -> float:
-        s, x = self.unit_amounts(u)
-        return s * 2.0 + x * DESTROY_VP + (0.5 if self.cs.deck[u].breaks_walls else 0.0)
-
-    def attack_plan(self) -> tuple[float, list[tuple[int, list[str]]]] | None:
-        """The best single-defender attack with positive expected value, if any."""
-        mine = sorted(c for c in self.hand if self.cs.deck[c].attack)
-        if not mine:
-            return None
-        unseen = self.unseen()
-        best: tuple[float, list[tuple[int, list[str]]]] | None = None
-        for d in _adjacent(self.me, self.n):
-            order = sorted(mine, key=lambda u: (-(self.unit_damage(u, d) - self.hold(u)), u))
-            for k in range(1, len(order) + 1):
-                v = self.attack_value(d, order[:k], unseen)
-                if v > 0.05 and (best is None or v > best[0]):
-                    best = (v, [(d, sorted(order[:k]))])
-        return best
-
-    def loss_of(self, units: Sequence[str], attacker: int) -> float:
-        """VP this seat loses to ``units`` reaching its damage step (C45)."""
-        fx_a = fx_of(self.obs.seats[attacker].techs, self.obs.seats[attacker].plots, self.cs)
-        s = x = 0
-        for u in units:
-            card = self.cs.deck[u]
-            s += card.steal + fx_a.steal_add.get(u, 0)
-            x += card.destroy + fx_a.destroy_add.get(u, 0)
-        pop = sum(p for _, p, _ in self.plots)
-        buildings = sum(1 for _, _, on in self.plots for c in on if self.cs.deck[c].kind == "building")
-        worth = 2.0 if self.n == 2 else 1.4
-        return min(s, pop) * worth + min(x, buildings) * 0.6
-
-    def best_blocks(
-        self, attackers: Sequence[str], attacker: int
-    ) -> tuple[float, list[tuple[str, str]]]:
-        """The blocks (blocker, attacker) that minimise loss + blockers spent (C43)."""
-        fx_me = self.fx
-        mine = [c for c in self.hand if self.cs.deck[c].defend]
-        atk = sorted(attackers)
-        best: list[Any] = [self.loss_of(atk, attacker), []]
-
-        def can(b: str, a: str) -> bool:
-            return a in self.cs.deck[b].blocks or a in fx_me.blocks_add.get(b, ())
-
-        def rec(i: int, avail: list[str], blocks: list[tuple[str, str]], free: list[str]) -> None:
-            if i == len(atk):
-                v = self.loss_of(free, attacker) + sum(self.hold(b) for b, _ in blocks) * 0.8
-                if v < best[0] - 1e-9:
-                    best[0] = v
-                    best[1] = list(blocks)
-                return
-            a = atk[i]
-            rec(i + 1, avail, blocks, [*free, a])
-            for b in sorted(set(avail)):
-                if can(b, a):
-                    rest = list(avail)
-                    rest.remove(b)
-                    rec(i + 1, rest, [*blocks, (b, a)], free)
-
-        rec(0, mine, [], [])
-        return best[0], best[1]
-
 
 # ------------------------------------------------------------------------------------------------
 # Matching a wanted whole move to the offered (possibly factored) choices
@@ -762,7 +136,8 @@ def _list_prefix(body: str, want: str) -> bool:
     return full[: len(got)] == got
 
 
-def _match(choices: Sequence[tuple[str, bool]], want: str) -> int | None:
+def match(choices: Sequence[tuple[str, bool]], want: str) -> int | None:
+    """The index of the choice that is ``want`` or leads to it (a final one first), or None."""
     for i, (text, final) in enumerate(choices):
         if final and text == want:
             return i
@@ -799,7 +174,7 @@ class GreedyPolicy:
             return self._best_final(choices, lambda t: self._settle_worth(v, int(t.split()[1][1:])))
         want = self._want(v, step, choices)
         if want is not None:
-            i = _match(choices, want)
+            i = match(choices, want)
             if i is not None:
                 return i
         self.fallbacks += 1
@@ -898,9 +273,9 @@ class GreedyPolicy:
         if not top:
             # the expansion of a step chosen before
             if first == "plot":
-                return self._plot_payment(v, texts)
+                return self.plot_payment(v, texts)
             if first == "build":
-                return self._special_build(v, texts)
+                return self.special_build(v, texts)
             if first == "use":
                 return self._steal_resources(v, texts)
             if first == "attack":
@@ -919,17 +294,17 @@ class GreedyPolicy:
                     t for t in texts if t.startswith(target.text + " ") and not t.endswith("?")
                 ]
                 if below and target.text.startswith("build "):
-                    return self._special_build(v, below)
+                    return self.special_build(v, below)
                 return target.text
             if step == "TRADE":
-                return self._trade(v, texts, target.rtype)
+                return self.trade(v, texts, target.rtype)
             return step
         attack = v.attack_plan()
         if attack is not None and "attack ?" in texts:
             return _attack_text(attack[1])
         return "end"
 
-    def _trade(self, v: View, texts: Sequence[str], r: int) -> str | None:
+    def trade(self, v: View, texts: Sequence[str], r: int) -> str | None:
         best: tuple[tuple[int, int], str] | None = None
         for text in texts:
             if not text.startswith("trade "):
@@ -942,7 +317,7 @@ class GreedyPolicy:
                 best = (key, text)
         return None if best is None else best[1]
 
-    def _plot_payment(self, v: View, texts: Sequence[str]) -> str | None:
+    def plot_payment(self, v: View, texts: Sequence[str]) -> str | None:
         """C27, C33: the payment of a plot that keeps what the next purchases need."""
         code = texts[0].split()[1]
         cost = v.plot_cost()
@@ -959,7 +334,7 @@ class GreedyPolicy:
             return None
         return f"plot {code} {res_str(best[1])}"
 
-    def _special_build(self, v: View, texts: Sequence[str]) -> str | None:
+    def special_build(self, v: View, texts: Sequence[str]) -> str | None:
         """A wonder with free population or technologies: where they go, which are taken."""
         best: tuple[float, str] | None = None
         for text in texts:
@@ -1050,8 +425,9 @@ class GreedyPolicy:
     def _damage(self, v: View) -> str:
         attacker, units = self._attackers_on_me(v)
         fx_a = fx_of(v.obs.seats[attacker].techs, v.obs.seats[attacker].plots, v.cs)
-        s = sum(v.cs.deck[u].steal + fx_a.steal_add.get(u, 0) for u in units)
-        x = sum(v.cs.deck[u].destroy + fx_a.destroy_add.get(u, 0) for u in units)
+        amounts = [unit_damage(v.cs, fx_a, u) for u in units]
+        s = sum(a[0] for a in amounts)
+        x = sum(a[1] for a in amounts)
         pops = [p for _, p, _ in v.plots]
         steal: list[int] = []
         for _ in range(min(s, sum(pops))):
@@ -1102,14 +478,10 @@ def _discard_k(v: View) -> int:
     """C14/C37: how many cards this discard drops (the factored step does not say)."""
     if v.obs.step == "start_discard":
         return min(2, len(v.hand))
-    k = 2 + (1 if v.obs.status[0] == v.me else 0)
     limit = dict(v.obs.options).get("hand_limit")
-    h = len(v.hand)
-    if h <= k:
-        return h
-    if isinstance(limit, int) and not isinstance(limit, bool):
-        return max(k, h - limit)
-    return k
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        limit = None
+    return discard_count(len(v.hand), v.obs.status[0] == v.me, limit)
 
 
 def _wanted_need(v: View) -> list[int]:
@@ -1129,4 +501,18 @@ def _attack_text(plan: list[tuple[int, list[str]]]) -> str:
     return "attack " + " ".join(f"{d}={','.join(sorted(us))}" for d, us in sorted(plan))
 
 
-__all__ = ["ARCHETYPES", "GREEDY", "GreedyPolicy", "View", "Weights", "fx_of"]
+__all__ = [
+    "ARCHETYPES",
+    "DESTROY_VP",
+    "GREEDY",
+    "STALEMATE",
+    "TECH_PACE",
+    "UNIT_HOLD",
+    "VPR",
+    "GreedyPolicy",
+    "Target",
+    "View",
+    "Weights",
+    "fx_of",
+    "match",
+]

@@ -51,7 +51,7 @@ from ...civ4.moves import NotationError, parse_move
 from ...civ4.observation import Observation, observe
 from ...game_api import Choice
 from .bots import GreedyBot
-from .greedy import UNIT_HOLD, VPR, GreedyPolicy, View, _match
+from .greedy import UNIT_HOLD, VPR, GreedyPolicy, View, match
 
 #: the leaf evaluations (``ismcts:1000it:static``): greedy plays to the end of the turn, or none
 EVALUATIONS = ("rollout", "static")
@@ -343,7 +343,7 @@ class Civ4SearchKit(SearchKit):
         chs = engine_choices(g)
         path: list[str] = []
         while True:
-            i = _match([(c.text, c.final) for c in chs], text)
+            i = match([(c.text, c.final) for c in chs], text)
             if i is None:
                 return (*path, text)
             c = chs[i]
@@ -389,12 +389,12 @@ class Civ4SearchKit(SearchKit):
                     below = engine_expand(g, target)
                     while below and not below[0].final and len(below) == 1:
                         below = engine_expand(g, below[0].text)
-                    want = pol._plot_payment(view, [c.text for c in below])
+                    want = pol.plot_payment(view, [c.text for c in below])
                 elif target.startswith("build ") and target not in texts:
                     below = engine_expand(g, target + " ?")
-                    want = pol._special_build(view, [c.text for c in below])
+                    want = pol.special_build(view, [c.text for c in below])
             elif step == "TRADE":
-                want = pol._trade(view, texts, t.rtype)
+                want = pol.trade(view, texts, t.rtype)
             else:
                 want = step
             if want is None:
