@@ -19,7 +19,9 @@ STATIC = Path(__file__).resolve().parents[2] / "civcards" / "server"
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
-    for path in [*STATIC.glob("static/**/*.js"), *STATIC.glob("templates/*.html")]:
+    games = STATIC.parent / "games"  # each game's own front end (civcards/games/NAME/static)
+    pages = [*STATIC.glob("static/**/*.js"), *STATIC.glob("templates/*.html")]
+    for path in [*pages, *games.glob("*/static/*.js")]:
         text = path.read_text()
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z_.]+)["']""", text))
         keys |= set(re.findall(r"""data-i18n=["']([a-z_]+\.[a-z_.]+)["']""", text))
