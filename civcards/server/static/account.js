@@ -1,5 +1,6 @@
 // The account page (optional accounts, docs/accounts.md): register, log in and out, your
-// games from any browser with their results, your ratings, deleting the account.
+// games from any browser with their results, your ratings, changing the password (the other
+// browsers' sessions end), deleting the account.
 // The session is an HttpOnly cookie this script never sees; its CSRF token (from
 // /api/account/me) goes with every change, in the X-CSRF-Token header.
 import { api, errorText, esc, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
@@ -138,6 +139,19 @@ $("logout").addEventListener("click", async () => {
   const r = await change("/api/account/logout");
   if (!r.ok) showError(r.data);
   await refresh();
+});
+$("password-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  showError(null);
+  const r = await change("/api/account/password", {
+    password: $("current-password").value, new_password: $("new-password").value,
+  });
+  $("current-password").value = "";
+  $("new-password").value = "";
+  if (!r.ok) { showError(r.data); return; }
+  me = r.data;
+  render();
+  $("acct-status").textContent = t("web.acct.password_changed");
 });
 $("delete-form").addEventListener("submit", async (e) => {
   e.preventDefault();

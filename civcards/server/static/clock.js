@@ -60,6 +60,14 @@ function resignHTML(table, token) {
   return `<button type="button" id="resign" data-key="resign" data-testid="resign">${esc(t("web.resign"))}</button>`;
 }
 
+/** A seat a bot took over when its time ran out: its player may take it back (issue 38). */
+function reclaimHTML(c, token) {
+  const r = c.reclaim;
+  if (!token || !r) return "";
+  if (r.pending) return `<p class="muted" data-testid="reclaim-pending">${esc(t("web.reclaim_pending"))}</p>`;
+  return `<button type="button" id="reclaim" data-key="reclaim" data-testid="reclaim">${esc(t("web.reclaim"))}</button>`;
+}
+
 function say(text) {
   const el = document.getElementById("error");
   if (el) el.textContent = text;
@@ -88,17 +96,18 @@ export function renderClock(table, token) {
     rows.push(`<li data-testid="clock-${i}" data-seat="${i}"${running ? ' class="running" aria-current="true"' : ""}>
       <span>${esc(table.name(i))}</span> <time data-left="${i}">${running ? "▶ " : ""}${fmt(left(c, i))}</time></li>`);
   });
-  const taken = c.takeovers.map((x) => `<li data-testid="takeover-${x.seat}">${esc(t("web.takeover", {
-    name: table.name(x.seat), bot: x.bot, n: x.move + 1, why: t(`web.why_${x.reason}`),
-  }))}</li>`);
+  const taken = c.takeovers.map((x) => `<li data-testid="takeover-${x.seat}">${esc(x.reason === "reclaimed"
+    ? t("web.reclaimed", { name: table.name(x.seat), n: x.move + 1 })
+    : t("web.takeover", { name: table.name(x.seat), bot: x.bot, n: x.move + 1, why: t(`web.why_${x.reason}`) }))}</li>`);
   const vote = voteHTML(table, c);
   const resign = resignHTML(table, token);
-  box.hidden = !(rows.length || taken.length || vote || resign);
+  const reclaim = reclaimHTML(c, token);
+  box.hidden = !(rows.length || taken.length || vote || resign || reclaim);
   box.dataset.running = c.running === null ? "" : String(c.running);
   box.innerHTML = `${rows.length ? `<h2>${esc(t("web.clock_title"))} <small class="muted">${esc(kindText(c))}</small></h2>
     <ul class="clocks">${rows.join("")}</ul>` : ""}
     ${taken.length ? `<ul class="takeovers" data-testid="takeovers">${taken.join("")}</ul>` : ""}
-    ${vote}<p>${resign}</p>`;
+    ${vote}<p>${resign}${reclaim}</p>`;
   const on = (id, f) => { const b = document.getElementById(id); if (b) b.addEventListener("click", f); };
   on("resign", () => { confirming = true; renderClock(table, token); document.getElementById("resign-yes").focus(); });
   on("resign-no", () => { confirming = false; renderClock(table, token); });
@@ -107,6 +116,10 @@ export function renderClock(table, token) {
     const r = await api("POST", `/api/games/${encodeURIComponent(table.gameId)}/resign`, { token });
     if (!r.ok) say(errorText(r.data));
     renderClock(table, token);
+  });
+  on("reclaim", async () => {
+    const r = await api("POST", `/api/games/${encodeURIComponent(table.gameId)}/reclaim`, { token });
+    if (!r.ok) say(errorText(r.data));
   });
   on("vote-out", async () => {
     const r = await api("POST", `/api/games/${encodeURIComponent(table.gameId)}/vote`, {
