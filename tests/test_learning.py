@@ -207,3 +207,23 @@ def test_resume_makes_the_same_next_generation(tmp_path: Path) -> None:
     assert (broken / "curve.json").is_file()
     with pytest.raises(ValueError, match="other settings"):
         run_training(game, TrainConfig("carta", **{**cfg, "seed": 6}), broken, 3)
+
+
+def test_train_command_refuses_bad_input_in_sentences(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from civcards.cli import app
+
+    runner = CliRunner()
+    bad = runner.invoke(
+        app, ["train", "--game", "carta", "--games", "0", "--out", str(tmp_path / "r")]
+    )
+    assert bad.exit_code == 2
+    assert "--games must be at least 1" in bad.output
+    assert "Traceback" not in bad.output
+    assert not (tmp_path / "r").exists()
+    unknown = runner.invoke(app, ["train", "--game", "nosuchgame"])
+    assert unknown.exit_code == 2 and "Traceback" not in unknown.output
+    (tmp_path / "file").write_text("x")
+    clash = runner.invoke(app, ["train", "--game", "carta", "--out", str(tmp_path / "file")])
+    assert clash.exit_code == 2 and "is a file" in clash.output
