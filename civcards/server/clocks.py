@@ -22,7 +22,9 @@ the seat for the rest of the game, and plays it like any other bot seat
 ``takeovers`` list beside ``moves`` (``{"seat", "move", "bot", "reason"}``: from move
 number ``move`` on, ``bot`` played ``seat``, because of ``reason``: ``timeout``,
 ``resigned`` or ``vote``); every game's ``from_record`` accepts and ignores it, so the
-record replays as before.
+record replays as before. A seat taken over because its time ran out is its player's
+again for the start of their next turn when they ask (:meth:`Clocks.reclaim`): noted in
+``takeovers`` too (``reclaimed``: from move number ``move`` on, the player played it).
 
 The server enforces the clocks, never the browser: a loop (:meth:`Clocks.check`, every
 :attr:`Clocks.tick` seconds) reads the database for deadlines past, so a game evicted
