@@ -5,6 +5,11 @@ Q3, Q5, Q7, Q8) for each results file of ``civcards simulate --game civ4 --out``
 
 Prints one Markdown table: a row per figure, a column per file (the measured value,
 with ✓ where the target is met and ✗ where it is not).
+
+The questions other than Q1 read mirrors under the rules as written; ``--as-rules``
+reads rows played with ``finish_round`` (the platform's default at 2 players since
+issue 40) as if they were, so that such candidates can be compared on every question
+(Q1 then shows the seats of those games under the label of the rules as written).
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--only", default=",".join(QUESTIONS), help="questions, e.g. q1,q5")
+    ap.add_argument(
+        "--as-rules", action="store_true", help="read finish_round rows as the rules as written"
+    )
     a = ap.parse_args(argv)
     columns: list[dict[str, str]] = []
     order: list[str] = []
@@ -34,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as e:
             print(f"error: {f} cannot be read ({e}).", file=sys.stderr)
             return 2
+        if a.as_rules:
+            rows = [dict(r, finish_round=False) for r in rows]
         col: dict[str, str] = {}
         for q in a.only.split(","):
             fn = report.QUESTIONS.get(q.strip().upper())
