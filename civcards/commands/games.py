@@ -61,6 +61,8 @@ def games_text() -> str:
             lines.append(f"  ({note})")
         for o in g.options:
             values = f" ({', '.join(o.choices)})" if o.choices else ""
+            # a default that depends on the player count: "True at 2 players"
+            values += "".join(f" ({v!s} at {n} players)" for n, v in o.player_defaults)
             lines.append(f"  --option {o.name}={o.default!s}{values}: {o.help}")
         lines.append(f"  bots: {', '.join(bot_names(g))}")
     return "\n".join(lines)

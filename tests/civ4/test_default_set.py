@@ -35,6 +35,8 @@ def test_civcards_games_json_shows_the_new_default() -> None:
     assert opts["finish_round"]["default"] is False
     assert opts["finish_round"]["player_defaults"] == {"2": True}
     assert "player_defaults" not in opts["all_techs"]
+    text = CliRunner().invoke(build_app(), ["games"]).output
+    assert "--option finish_round=False (True at 2 players)" in text
 
 
 @pytest.mark.parametrize(("players", "on"), [(2, True), (3, False), (4, False)])
