@@ -34,11 +34,9 @@ _PROBLEMS_JS = r"""
   const vw = document.documentElement.clientWidth;
   const scope = root ? document.querySelector(root) : document.body;
   if (!scope) return [`no element ${root}`];
-  const shown = (el) => {
-    if (!el.getClientRects().length) return false;
-    const cs = getComputedStyle(el);
-    return cs.visibility !== "hidden" && cs.display !== "none";
-  };
+  // drawn: not in a closed <details>, not hidden
+  const shown = (el) => el.getClientRects().length > 0
+    && el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
   const desc = (el) => {
     let s = el.tagName.toLowerCase();
     if (el.id) s += `#${el.id}`;

@@ -33,16 +33,32 @@ function box() {
   return tipBox;
 }
 
+/** `el`'s aria-describedby with the tip's id added (`on`) or taken away, its own ids kept. */
+function describedBy(el, on) {
+  const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((x) => x && x !== "tip");
+  if (on) ids.push("tip");
+  if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+  else el.removeAttribute("aria-describedby");
+}
+
 /** Show the tip of `el` (its data-tip) by it, inside the page's width. */
 export function showTip(el) {
   const text = el && el.dataset ? el.dataset.tip : "";
   if (!text) return;
   const b = box();
-  if (tipFor && tipFor !== el) tipFor.removeAttribute("aria-describedby");
+  if (tipFor && tipFor !== el) describedBy(tipFor, false);
   b.textContent = text;
   b.hidden = false;
   tipFor = el;
-  el.setAttribute("aria-describedby", "tip");
+  describedBy(el, true);
+  placeTip();
+}
+
+/** The tip by its element: below it, or above it where there is no room below. */
+function placeTip() {
+  const b = box();
+  const el = tipFor;
+  if (!el) return;
   const r = el.getBoundingClientRect();
   const width = document.documentElement.clientWidth;
   const w = b.offsetWidth;
@@ -55,8 +71,19 @@ export function showTip(el) {
 
 export function hideTip() {
   if (tipBox) tipBox.hidden = true;
-  if (tipFor) tipFor.removeAttribute("aria-describedby");
+  if (tipFor) describedBy(tipFor, false);
   tipFor = null;
+}
+
+// what a keyboard reaches by itself; any other element with a tip is made focusable (Tab
+// shows its tip as a hover does)
+const FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+function tabbable(root) {
+  const all = root.matches && root.matches("[data-tip]") ? [root] : [];
+  for (const el of [...all, ...root.querySelectorAll("[data-tip]")]) {
+    if (!el.matches(FOCUSABLE)) el.tabIndex = 0;
+  }
 }
 
 /** Listen once for the whole page (the tables redraw their elements: events are delegated). */
@@ -70,9 +97,26 @@ export function initTips() {
     if (el) showTip(el);
     else if (tipFor && !(e.target.closest && e.target.closest("#tip"))) hideTip();
   });
-  document.addEventListener("focusin", (e) => { const el = target(e); if (el) showTip(el); else hideTip(); });
+  let focusShown = 0;
+  document.addEventListener("focusin", (e) => {
+    const el = target(e);
+    if (el) { showTip(el); focusShown = performance.now(); } else hideTip();
+  });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
-  document.addEventListener("scroll", () => { if (tipFor && !document.contains(tipFor)) hideTip(); }, { passive: true });
+  // the page moved: the tip would stand over other text, so it goes (the scroll that brings a
+  // focused element into view moves its tip along instead); inner scrolling boxes too
+  document.addEventListener("scroll", () => {
+    if (!tipFor) return;
+    if (document.contains(tipFor) && document.activeElement === tipFor && performance.now() - focusShown < 400) placeTip();
+    else hideTip();
+  }, { passive: true, capture: true });
+  tabbable(document.body);
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      if (c.type === "attributes") tabbable(c.target);
+      else for (const n of c.addedNodes) if (n.nodeType === 1) tabbable(n);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-tip"] });
   // a long press on a phone shows the tip, and is not a click
   document.addEventListener("pointerdown", (e) => {
     clearTimeout(pressTimer);

@@ -190,8 +190,8 @@ function renderPlayers() {
         <div class="count" aria-hidden="true">${n}${level ? `<span class="lv">${esc(t("web.level_short", { n: level }))}</span>` : ""}</div>
         <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>
           <span class="tick" data-left="${pct(l1)}" title="${esc(t("web.level_short", { n: 1 }))}"></span><span class="tick" data-left="${pct(l2)}" title="${esc(t("web.level_short", { n: 2 }))}"></span></div>
-        <div class="need" aria-hidden="true" data-tip="${esc(t("web.thresholds_legend", { l1, l2, heg: need }))}">${l1}·${l2}·${need}♛</div>
-        <div class="marks" aria-hidden="true">${marks.map((m) => `<span class="mark ${m.kind}" data-tip="${esc(`${markText[marks.indexOf(m)]}. ${t(`ref.${m.kind}_marker_text`)}`)}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" data-tip="${esc(`${t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) })}. ${t("ref.coin_text")}`)}">◉</span>` : ""}</div>
+        <div class="need" data-tip="${esc(t("web.thresholds_legend", { l1, l2, heg: need }))}">${l1}·${l2}·${need}♛</div>
+        <div class="marks">${marks.map((m) => `<span class="mark ${m.kind}" data-tip="${esc(`${markText[marks.indexOf(m)]}. ${t(`ref.${m.kind}_marker_text`)}`)}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" data-tip="${esc(`${t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) })}. ${t("ref.coin_text")}`)}">◉</span>` : ""}</div>
       </li>`;
     });
     const toMove = o.to_move === s;
@@ -432,7 +432,7 @@ export function resultHTML(table) {
       const pts = o.teams ? "" : (o.points ? o.points[s] : "");
       return `<tr class="${r.winners.includes(s) ? "won" : ""}"><th scope="row">${esc(name(s))}</th>${cells}<td>${pts}</td></tr>`;
     }).join("");
-    const teamRows = o.teams && o.points ? [0, 1].map((tm) => `<tr><th scope="row">${esc(t("ui.team_name", { seats: `${"AB"[tm]} (${name(tm)} + ${name(tm + 2)})` }))}</th><td colspan="6"></td><td>${o.points[tm]}</td></tr>`).join("") : "";
+    const teamRows = o.teams && o.points ? [0, 1].map((tm) => `<tr class="team"><th scope="row" colspan="7">${esc(t("ui.team_name", { seats: `${"AB"[tm]} (${name(tm)} + ${name(tm + 2)})` }))}</th><td>${o.points[tm]}</td></tr>`).join("") : "";
     tableHTML = `<table class="majority" data-testid="majority"><caption>${esc(t("term.majorities"))}</caption>
       <thead><tr><th scope="col">${esc(t("ui.seat"))}</th>${head}<th scope="col">${esc(t("ui.points"))}</th></tr></thead>
       <tbody>${rows}${teamRows}</tbody></table><p class="muted">${esc(t("ui.majority_legend"))}</p>`;

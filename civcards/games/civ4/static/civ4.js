@@ -156,8 +156,8 @@ function plotCard(e, p, compact) {
   }
   return `<li class="plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
     <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
-    <div aria-hidden="true">${popIcons(p.pop)}</div>
-    <ul class="on" aria-hidden="true">${cards.join("")}</ul>${button}</li>`;
+    <div>${popIcons(p.pop)}</div>
+    <ul class="on">${cards.join("")}</ul>${button}</li>`;
 }
 
 /** Why a purchase this card or plot would offer is missing now (the server's words). */
