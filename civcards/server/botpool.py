@@ -292,6 +292,37 @@ class _Spent:
 CLOSE_WAIT = 5.0
 
 
+def end_pool(ex: ProcessPoolExecutor) -> list[Any]:
+    """Stop the process pool ``ex`` without waiting: its queued calls cancelled, its
+    workers terminated (a call in progress is abandoned). Returns what to wait for
+    (:func:`wait_pools`): its manager thread and its worker processes, taken before
+    ``shutdown()`` forgets them. For the bots' pool and the analyses' (review.py)."""
+    manager = getattr(ex, "_executor_manager_thread", None)
+    procs = list((getattr(ex, "_processes", None) or {}).values())
+    ex.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    return [manager, *procs] if manager is not None else procs
+
+
+def wait_pools(left: list[Any], timeout: float = CLOSE_WAIT) -> bool:
+    """Wait, at most ``timeout`` seconds in all, until the threads and processes of
+    :func:`end_pool` have finished; True when they all have. Each pool's manager thread
+    sees its workers gone, joins them and closes its wake-up pipe: waiting for that here,
+    at the server's stop, means none is still closing it when the interpreter exits
+    (CPython 3.11's exit hook writes to that pipe unlocked: a pipe closed under it printed
+    "OSError: [Errno 9] Bad file descriptor" after a clean stop), and no worker outlives
+    the server."""
+    deadline = time.monotonic() + timeout
+    for x in left:
+        if x is threading.current_thread():
+            continue
+        with contextlib.suppress(Exception):
+            x.join(max(0.0, deadline - time.monotonic()))
+    return not any(x.is_alive() for x in left if x is not threading.current_thread())
+
+
 class BotPool:
     """A bounded pool of bot worker processes with a budget (see the module's text)."""
 
@@ -308,9 +339,9 @@ class BotPool:
             self.light = BotPool(light, lane=True)
         self._strong_spec: dict[tuple[str, str], bool] = {}
         self._executor: ProcessPoolExecutor | None = None
-        #: the manager threads of executors replaced (new games, a lost worker) and shut
-        #: down without waiting: close() waits for them
-        self._retired: list[threading.Thread] = []
+        #: the manager threads and workers of executors replaced (new games, a lost
+        #: worker) and shut down without waiting: close() ends them and waits for them
+        self._retired: list[Any] = []
         self._games: frozenset[str] = frozenset()
         self._waiting: list[_Waiting] = []
         self._seq = itertools.count()
@@ -417,12 +448,14 @@ class BotPool:
         return ex
 
     def _retire(self, ex: ProcessPoolExecutor) -> None:
-        """Shut ``ex`` down without waiting; close() waits for its manager thread later."""
+        """Shut ``ex`` down without waiting (a turn it thinks is finished); close() ends
+        and waits for its workers and its manager thread later."""
         t = getattr(ex, "_executor_manager_thread", None)
+        procs = list((getattr(ex, "_processes", None) or {}).values())
         ex.shutdown(wait=False)
         self._retired = [r for r in self._retired if r.is_alive()]
         if t is not None:
-            self._retired.append(t)
+            self._retired += [t, *procs]
 
     def _pick_oldest(self, now: float) -> _Waiting | None:
         """The light lane's next turn: the oldest of a game with a human seat whose bots are
@@ -599,10 +632,14 @@ class BotPool:
         }
 
     def close(self) -> None:
-        """Stop the workers (a turn being thought is abandoned)."""
+        """Stop the workers (a turn being thought is abandoned), both lanes at once, and
+        wait until their pools have wound down (:func:`wait_pools`)."""
+        wait_pools(self._end())
+
+    def _end(self) -> list[Any]:
+        """Stop both lanes without waiting: what is left to wait for."""
         self.closed = True
-        if self.light is not None:
-            self.light.close()
+        left = self.light._end() if self.light is not None else []
         if self._timer is not None:
             self._timer.cancel()
         for w in self._waiting:
@@ -610,21 +647,12 @@ class BotPool:
                 w.ready.cancel()
         self._waiting.clear()
         ex, self._executor = self._executor, None
-        managers: list[threading.Thread | None] = list(self._retired)
+        for x in self._retired:  # a retired pool's worker still thinking: abandoned too
+            if not isinstance(x, threading.Thread):
+                with contextlib.suppress(Exception):
+                    x.terminate()
+        left += self._retired
         self._retired = []
         if ex is not None:
-            # taken before shutdown(), which forgets the thread and the processes
-            managers.append(getattr(ex, "_executor_manager_thread", None))
-            procs = list((getattr(ex, "_processes", None) or {}).values())
-            ex.shutdown(wait=False, cancel_futures=True)
-            for p in procs:  # a search in progress is not waited for
-                with contextlib.suppress(Exception):
-                    p.terminate()
-        # Each executor's manager thread sees its workers gone and closes its wake-up pipe;
-        # wait for that (briefly), so that none is still closing it when the interpreter
-        # exits: CPython 3.11's exit hook writes to that pipe unlocked, and a pipe closed
-        # under it prints "OSError: [Errno 9] Bad file descriptor" after a clean stop.
-        deadline = time.monotonic() + CLOSE_WAIT
-        for t in managers:
-            if t is not None and t is not threading.current_thread():
-                t.join(max(0.0, deadline - time.monotonic()))
+            left += end_pool(ex)
+        return left

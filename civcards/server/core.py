@@ -386,6 +386,9 @@ class TableServer:
         self.on_move: list[Callable[[Connection, Live, int, Any, int], None]] = []
         self.on_load: list[Callable[[Live], bool]] = []
         self.on_view: list[Callable[[Live, dict[str, Any]], None]] = []
+        #: at the server's stop, after its bots': extensions with processes of their own
+        #: (the analyses' pool, review.py) end them
+        self.on_stop: list[Callable[[], Awaitable[None]]] = []
         #: observers of seats and games (accounts): :class:`SeatHooks`
         self.hooks: list[SeatHooks] = []
         #: tells the other processes that a game changed (game id, move number); set
@@ -1600,6 +1603,8 @@ class TableServer:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        for stop in self.on_stop:
+            await stop()
 
     # -- live clients ------------------------------------------------------
 

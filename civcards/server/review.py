@@ -70,7 +70,7 @@ from ..analysis import (
 from ..bots.ismcts import parse_budget
 from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
-from .botpool import exit_with_server
+from .botpool import end_pool, exit_with_server, wait_pools
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
 from .i18n_web import catalogue, seat_names
 from .kinds import load_extra_games, web_module
@@ -247,7 +247,10 @@ class AnalysisPool:
         self._tasks = []
         self._queue = None
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # an analysis in progress is abandoned (a review left running is taken up
+            # again: STALE_SECONDS); its workers and the pool's thread end before the
+            # server does
+            wait_pools(end_pool(self._pool))
             self._pool = None
 
 
@@ -372,6 +375,7 @@ def review_router(server: TableServer) -> APIRouter:
     """The review's routes; hooks the analysis of every game that ends on ``server``."""
     engine = server.engine
     pool = AnalysisPool(engine, *review_settings(os.environ))
+    server.on_stop.append(pool.stop)  # its workers end with the server's
     router = APIRouter()
     templates = Jinja2Templates(directory=os.path.join(HERE, "templates"))
     #: hints used per game held in memory: [{seat, index, move}]

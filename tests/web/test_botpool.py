@@ -435,3 +435,60 @@ def test_the_lobby_offers_the_search_bot_as_a_time_budget() -> None:
                 assert shown in bots[level] and " s" in bots[level].replace("\xa0", " ")
         # the server accepts the level it offers
         assert check_bot(get_game("civ4"), level, "seat 1", caps) == level
+
+
+# -- a clean stop (issue 38, defect 12) ---------------------------------------------------
+
+
+def finished_record() -> dict[str, Any]:
+    """The record of a whole game of random bots (a review to analyse)."""
+    game = get_game("carta")
+    state = game.new_state(2, game.check_options(2, {}), 11)
+    bots = [make_bot(game, "random", seat) for seat in range(2)]
+    while state.to_move is not None:
+        game.play(state, bot_move(bots[state.to_move], game, state))
+    record: dict[str, Any] = game.record(state, ["Ana", "Bo"])
+    return record
+
+
+def test_a_stopped_server_ends_every_worker_before_it_exits(tmp_path: Path) -> None:
+    """Stopped (Ctrl-C) while a search bot thinks and a finished game's review is being
+    analysed: the server ends the bots' workers and the analyses' workers and waits for
+    them and for their pools' threads, then exits at once. Before, the analyses' pool was
+    never stopped (the interpreter's exit waited for its analysis to end), and the bots'
+    pool was left to a race with the interpreter's exit ("Exception ignored ... Bad file
+    descriptor" in the log, which a test filtered out)."""
+    s = ServerProcess(
+        tmp_path / "stop.db",
+        env={
+            "CIVCARDS_BOT_WORKERS": "1",
+            "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0",
+            "CIVCARDS_ANALYSIS_BOT": "ismcts:3s",
+        },
+    )
+    s.start()
+    try:
+        assert s.proc is not None
+        pid = s.proc.pid
+        r = httpx.post(f"{s.base}/api/review", json={"record": finished_record()}, timeout=20)
+        assert r.status_code == 201, r.text
+        bot_game(s, "ismcts:2s")
+        deadline = time.monotonic() + 90
+        # the light bots' worker, the search bots' worker, the analyses' worker
+        while len(children(pid)) < 3:
+            assert time.monotonic() < deadline, children(pid)
+            time.sleep(0.2)
+        time.sleep(1.0)  # thinking and analysing now
+        workers = children(pid)
+        t0 = time.monotonic()
+        s.proc.send_signal(signal.SIGINT)
+        s.proc.wait(60)
+        took = time.monotonic() - t0
+        left = [p for p in workers if _alive(p)]
+    finally:
+        s.kill()
+    assert left == [], left  # none outlived the server, even for a moment
+    assert took < 6, took  # no analysis or search waited for
+    log = s.log()
+    assert "Finished server process" in log
+    assert "Traceback" not in log and "Exception ignored" not in log, log[-3000:]
