@@ -7,12 +7,14 @@ puts the proxy's ``X-Forwarded-Host`` in its place. The client's address (the li
 address, the logs) is the socket's peer: ``civcards serve`` tells Uvicorn to believe no
 forwarding header, and only with ``--trust-proxy``, and only from a peer among
 ``--trusted-proxies``, does :class:`ProxyMiddleware` take the client's address, scheme and
-host from the proxy's ``X-Forwarded-For``, ``X-Forwarded-Proto`` and ``X-Forwarded-Host``. Seat tokens travel in headers and
-WebSocket messages, never in cookies, so no check of ``Origin`` is needed for HTTP requests
-(a page elsewhere cannot make a browser send a token it does not know); the WebSocket's
-``Origin`` is checked all the same, so that no other site can open a live view from a
-visitor's browser. The optional accounts' session cookie (``accounts.py``) is no seat's
-credential; the changes made with it need its CSRF token and a same-site ``Origin``.
+host from the proxy's ``X-Forwarded-For``, ``X-Forwarded-Proto`` and ``X-Forwarded-Host``.
+
+Seat tokens travel in headers and WebSocket messages, never in cookies, so no check of
+``Origin`` is needed for HTTP requests (a page elsewhere cannot make a browser send a token
+it does not know); the WebSocket's ``Origin`` is checked all the same, so that no other
+site can open a live view from a visitor's browser. The optional accounts' session cookie
+(``accounts.py``) is no seat's credential; the changes made with it need its CSRF token and
+a same-site ``Origin``.
 """
 
 from __future__ import annotations
