@@ -163,7 +163,7 @@ function plotCard(e, p, compact) {
 /** Why a purchase this card or plot would offer is missing now (the server's words). */
 function whyNot(key) {
   const why = mine() && !ui.build ? (decide().why || {})[key] : null;
-  return why ? `<p class="why-not muted" data-testid="why-${esc(key)}">${esc(why)}</p>` : "";
+  return why ? `<p class="why-not muted" data-testid="why-${esc(key)}"><small>${esc(why)}</small></p>` : "";
 }
 
 function cardName(code) {
