@@ -181,6 +181,8 @@ async function send(move, steps = []) {
 
 // -- rendering --
 
+let resultSeen = false; // the end of the game was brought to the player
+
 function render() {
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   game.render(table);
@@ -191,13 +193,20 @@ function render() {
   renderStanding(view, name);
   guideTable(table, game);
   refreshTip();
+  if (view.result && !resultSeen) {
+    // the game has ended: its end is shown where the player is (focus, and into view)
+    resultSeen = true;
+    $("result").tabIndex = -1;
+    $("result").focus();
+    return;
+  }
   if (focusKey) {
     const el = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
     if (el) { el.focus(); return; }
   }
   if (!document.activeElement || document.activeElement === document.body) {
     // the focused button went away with the move: go on where the next choice is
-    const first = document.querySelector("#actions button, #mine button.card");
+    const first = document.querySelector("#actions button:not([disabled]), #mine button.card:not([disabled])");
     if (first && myTurn()) first.focus();
   }
 }
