@@ -135,10 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     for key, v in result.items():
         print(f"{key}: {v['games']} games")
         if "economy" in v and v["economy"]["seats"]:
-            e = v["economy"]
+            eco = v["economy"]
             print(
-                f"  economy builders ({', '.join(ECONOMY)}) win {100 * e['share']:.1f} % of "
-                f"{e['seats']} seats (95 %: {100 * e['low']:.1f}–{100 * e['high']:.1f} %)"
+                f"  economy builders ({', '.join(ECONOMY)}) win {100 * eco['share']:.1f} % of "
+                f"{eco['seats']} seats (95 %: {100 * eco['low']:.1f}–{100 * eco['high']:.1f} %)"
             )
         for c, f in v["cards"].items():
             name = CARDS.names.get(c, c)
