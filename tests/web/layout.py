@@ -87,14 +87,13 @@ _PROBLEMS_JS = r"""
     }
   }
   for (const el of all) {
+    if (!(el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)) continue;
+    const tag = el.tagName.toLowerCase();
+    if (["svg", "select", "input", "textarea", "img", "table", "tbody", "thead", "tr"].includes(tag)) continue;
     const cs = getComputedStyle(el);
     if (cs.display.startsWith("inline") && cs.display !== "inline-block" && cs.display !== "inline-flex") continue;
     if (cs.overflowX !== "visible" || clipped(el)) continue;
-    const tag = el.tagName.toLowerCase();
-    if (["svg", "select", "input", "textarea", "img", "table", "tbody", "thead", "tr"].includes(tag)) continue;
-    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
-      out.push(`spill: ${desc(el)} holds ${el.scrollWidth} px of content in ${el.clientWidth} px`);
-    }
+    out.push(`spill: ${desc(el)} holds ${el.scrollWidth} px of content in ${el.clientWidth} px`);
   }
   const wordsOf = (el) => {
     const broken = [];
