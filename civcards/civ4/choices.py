@@ -26,7 +26,7 @@ from math import comb as _comb
 from typing import Any, Generic, TypeVar, overload
 
 from .cards import CARDS, DECK_CODES, DECK_INDEX, N_DECK, CardSet, res_str
-from .effects import card_cost, plot_cost, pop_cost, slots
+from .effects import card_budget, plot_cost, pop_budget, slots
 from .game import GameState
 from .legal import build_texts, legal_defend, legal_walls, letter_options, multisets
 from .moves import Move, format_move, parse_move
@@ -299,9 +299,9 @@ def _trade_choices(t: _Tables[C], g: GameState, p: int, rate: int, key: tuple[in
 
 
 class _SetTables:
-    """The tables of one card set (its buildings, wonders and free population), made once per set."""
+    """The tables of one card set (its printed costs and free population), made once per set."""
 
-    __slots__ = ("buildable", "free_pop")
+    __slots__ = ("buildable", "free_pop", "tech_cost")
 
     def __init__(self, cs: CardSet) -> None:
         deck = cs.deck
@@ -314,6 +314,8 @@ class _SetTables:
             for i, c in enumerate(DECK_CODES)
             if deck[c].kind != "unit"
         ]
+        #: the printed cost of each technology (C26: compared with effects.card_budget)
+        self.tech_cost = {c: tc.cost for c, tc in cs.techs.items()}
         #: the number of free population of a building or wonder (C61)
         self.free_pop = {
             c: sum(e.amount for e in deck[c].effects if e.kind == "free_population") for c in special
@@ -363,10 +365,11 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     out += trades
     plots = g.plots[p]
     if f >= min_cost and g.pop_supply > 0:
+        top = pop_budget(cs, fx, f)
         pop_c = t.pop
         i = 1
         for pl in plots:
-            if pop_cost(cs, pl[1], fx) <= f:
+            if pl[1] <= top:
                 out.append(pop_c[i])
             i += 1
     market = g.plot_market
@@ -382,22 +385,32 @@ def _purchase(t: _Tables[C], g: GameState, p: int) -> list[C]:
     hnw = options.happiness_not_wonders
     if c >= min_cost:
         happiest = fx.happiness >= cs.happiness_minimum and g.holds_highest_happiness(p)
+        dt = card_budget(cs, fx, "tech", c, happiest)
         tc = t.tech
+        tech_cost = st.tech_cost
         for code in g.tech_market:
-            if card_cost(cs, code, fx, happiest, hnw) <= c:
+            if tech_cost[code] <= dt:
                 out.append(tc[code])
     if h >= min_cost:
         opened: list[tuple[int, tuple[str, ...]]] | None = None
-        for _i, code, _kind, _cost, special in compress(st.buildable, map(hand.__getitem__, _BUILD_IDX)):
-            if happiest is None:
-                happiest = fx.happiness >= cs.happiness_minimum and g.holds_highest_happiness(p)
-            if card_cost(cs, code, fx, happiest, hnw) > h:
+        # the highest printed cost affordable, of a building and of a wonder (C26, C50)
+        top_b = top_w = -2
+        for _i, code, kind, cost, special in compress(st.buildable, map(hand.__getitem__, _BUILD_IDX)):
+            if top_b == -2:
+                if happiest is None:
+                    happiest = fx.happiness >= cs.happiness_minimum and g.holds_highest_happiness(p)
+                top_b = card_budget(cs, fx, "building", h, happiest, hnw)
+                top_w = card_budget(cs, fx, "wonder", h, happiest, hnw)
+            if cost > (top_w if kind == "wonder" else top_b):
                 continue
             if opened is None:
-                # the plots with a free slot (C18)
+                # the plots with a free slot (C18: the room of a plot changes only as its
+                # population reaches pop_two_slots)
+                two = cs.pop_two_slots
+                low, high = slots(cs, 0, fx), slots(cs, two, fx)
                 opened = []
                 for j, (_, pop, on) in enumerate(plots, 1):
-                    if len(on) < slots(cs, pop, fx):
+                    if len(on) < (high if pop >= two else low):
                         opened.append((j, on))
             if special:
                 for j, on in opened:

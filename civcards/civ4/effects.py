@@ -7,7 +7,8 @@ same code as the engine that checks it:
 * :func:`compute_effects` sums a seat's cards in play (C49, C50, C52-C66) into
   an :class:`Fx`; :func:`effects_plus` adds one card;
 * :func:`pop_cost`, :func:`plot_cost` and :func:`card_cost` are the costs (C26,
-  with the Highest Happiness discount of C50); :func:`slots` is a plot's room
+  with the Highest Happiness discount of C50), :func:`pop_budget` and
+  :func:`card_budget` the same rules read backwards (what a budget affords); :func:`slots` is a plot's room
   (C18); :func:`plot_yield` a plot's yield (C23, C53);
 * :func:`adjacent` names the opponents a seat may attack (C40), :func:`can_block`
   and :func:`unit_damage` read a unit's profile with its bonuses (C43, C45, C66),
@@ -34,6 +35,7 @@ __all__ = [
     "Fx",
     "adjacent",
     "can_block",
+    "card_budget",
     "card_cost",
     "compute_effects",
     "discard_count",
@@ -43,6 +45,7 @@ __all__ = [
     "free_techs",
     "plot_cost",
     "plot_yield",
+    "pop_budget",
     "pop_cost",
     "slots",
     "unit_damage",
@@ -191,6 +194,28 @@ def card_cost(cs: CardSet, code: str, fx: Fx, happiest: bool, happiness_not_wond
     if happiest and not (card.kind == "wonder" and happiness_not_wonders):
         c -= cs.happiness_discount
     return c if c > cs.min_cost else cs.min_cost
+
+
+def pop_budget(cs: CardSet, fx: Fx, food: int) -> int:
+    """C26 read backwards: the most population a plot may hold for one more to cost at most
+    ``food`` (-1: none), so ``pop_cost(cs, pop, fx) <= food`` exactly when ``pop <= pop_budget``."""
+    if food < cs.min_cost:
+        return -1
+    return (food - cs.pop_cost_base + fx.disc["population"]) // cs.pop_cost_step
+
+
+def card_budget(
+    cs: CardSet, fx: Fx, kind: str, budget: int, happiest: bool, happiness_not_wonders: bool = False
+) -> int:
+    """C26, C50 read backwards: the highest printed cost of a card of ``kind`` (``tech``,
+    ``building``, ``wonder``) that costs at most ``budget`` (-1: none), so that
+    ``card_cost(...) <= budget`` exactly when its printed cost is at most this."""
+    if budget < cs.min_cost:
+        return -1
+    b = budget + fx.disc[KIND_TARGET[kind]]
+    if happiest and not (kind == "wonder" and happiness_not_wonders):
+        b += cs.happiness_discount
+    return b
 
 
 def slots(cs: CardSet, pop: int, fx: Fx) -> int:

@@ -20,12 +20,9 @@ import random
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .cards import Res
-from .checks import is_legal as _is_legal
+from .checks import is_legal
 from .effects import Fx, compute_effects
-from .execute import apply as _apply
-from .execute import apply_unchecked as _apply_unchecked
-from .execute import finish
+from .execute import apply, apply_unchecked, finish
 from .legal import (
     attack_assignments,
     attack_units,
@@ -149,78 +146,29 @@ class GameState(State):
         """Every legal move, canonical text sorted by code point, without duplicates."""
         return [parse_move(t) for t in legal_strings(self)]
 
-    def legal_strings(self) -> list[str]:
-        """The canonical texts of :meth:`legal_moves`."""
-        return legal_strings(self)
-
-    def collect_options(self, seat: int) -> list[tuple[int, list[str]]]:
-        """C24: for each plot needing a choice, its plot number and the possible letter strings."""
-        return collect_options(self, seat)
-
-    def trade_options(self, p: int) -> list[tuple[Res, Res]]:
-        """C28: every bank trade (give exactly R, get one resource of another type)."""
-        return trade_options(self, p)
-
-    def buildable_codes(self, p: int) -> list[str]:
-        """Buildings and wonders in hand that ``p`` can pay for (C31)."""
-        return buildable_codes(self, p)
-
-    def build_plots(self, p: int, code: str) -> list[int]:
-        """Own plots with room for ``code`` (C18)."""
-        return build_plots(self, p, code)
-
-    def free_tech_sequences(self, amount: int) -> list[tuple[str, ...]]:
-        """C62: every sequence of technologies a ``free_tech`` of ``amount`` can take now."""
-        return free_tech_sequences(self, amount)
-
-    def usable_abilities(self, p: int) -> list[tuple[str, str, int]]:
-        """C35: ``(code, kind, amount)`` of the activated abilities ``p`` may use now."""
-        return usable_abilities(self, p)
-
-    def steal_res_options(self, p: int, victim: int, amount: int) -> list[Res]:
-        """C64: the resource choices of a ``steal_resources`` of ``amount`` from ``victim``."""
-        return steal_res_options(self, p, victim, amount)
-
-    def attack_units(self, p: int) -> list[tuple[str, int]]:
-        """Units in ``p``'s hand whose profile has ``attack`` (C41), as ``(code, count)``."""
-        return attack_units(self, p)
-
-    def attack_assignments(self, p: int) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
-        """C41: every declaration (a non-empty unit multiset per chosen adjacent defender)."""
-        return attack_assignments(self, p)
-
-    def bounce_cards(self, d: int) -> list[tuple[int, str, int, bool]]:
-        """The defender's cards in play with ``bounce``: ``(plot, code, amount, breakable)``."""
-        return bounce_cards(self, d)
-
-    def blockable(self, d: int, blocker: str, attacker: str) -> bool:
-        """C43, C66: whether ``d``'s unit ``blocker`` may block ``attacker``."""
-        return blockable(self, d, blocker, attacker)
-
-    def damage_amounts(self, d: int) -> tuple[int, int]:
-        """C45, C66: (S, X) of the units still assigned to defender ``d``."""
-        return damage_amounts(self, d)
+    # the engine's rooms' public functions, bound as methods (no call in between)
+    legal_strings = legal_strings
+    collect_options = collect_options
+    trade_options = trade_options
+    buildable_codes = buildable_codes
+    build_plots = build_plots
+    free_tech_sequences = free_tech_sequences
+    usable_abilities = usable_abilities
+    steal_res_options = steal_res_options
+    attack_units = attack_units
+    attack_assignments = attack_assignments
+    bounce_cards = bounce_cards
+    blockable = blockable
+    damage_amounts = damage_amounts
 
     # -- applying moves (civcards.civ4.checks, civcards.civ4.execute) -------------------
 
-    def apply(self, move: Move | str) -> None:
-        """Apply a legal move; an illegal one raises :class:`IllegalMoveError` and changes nothing."""
-        _apply(self, move)
+    apply = apply
+    apply_unchecked = apply_unchecked
+    is_legal = is_legal
 
-    def apply_unchecked(self, m: Move, text: str | None = None) -> None:
-        """Apply a move known to be legal now (one that :func:`~civcards.civ4.choices.choices`
-        or :func:`~civcards.civ4.choices.expand` gave for this position) without checking it;
-        ``text`` is its canonical text when the caller has it. Anything else may corrupt the
-        state: use :meth:`apply` for moves from outside."""
-        _apply_unchecked(self, m, text)
-
-    def is_legal(self, move: Move | str) -> bool:
-        """Whether ``move`` is legal now (without applying it)."""
-        return _is_legal(self, move)
-
-    def _finish(self, reason: str) -> None:
-        """The former name of :func:`civcards.civ4.execute.finish` (kept for old callers)."""
-        finish(self, reason)
+    #: the former name of :func:`civcards.civ4.execute.finish` (kept for old callers)
+    _finish = finish
 
 
 # ---------------------------------------------------------------------------
