@@ -31,7 +31,10 @@ NAMES = ("population", "techrush", "wonders", "military", "culture")
 
 
 def _row(seats: list[str], seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    r = play_seated(GAME, seats, seed, rows=True, options=options)
+    # the report's questions read games under the rules as written: finish_round (C68) is
+    # named off, the platform's default turning it on at 2 players
+    opts = {"finish_round": False, **(options or {})}
+    r = play_seated(GAME, seats, seed, rows=True, options=opts)
     return game_row(r, GAME)
 
 

@@ -90,7 +90,9 @@ def test_bad_shun_specs_are_refused_in_one_sentence() -> None:
 
 
 def _row(seats: list[str], seed: int) -> dict[str, Any]:
-    return game_row(play_seated(GAME, seats, seed, rows=True), GAME)
+    # the rules as written (C68): the report's Q10 reads those games
+    opts = {"finish_round": False}
+    return game_row(play_seated(GAME, seats, seed, rows=True, options=opts), GAME)
 
 
 def test_report_judges_q10_against_the_bot_without_the_technology() -> None:
