@@ -136,6 +136,7 @@ function onView(v) {
   root.dataset.moves = String(v.move_number);
   root.dataset.toMove = String(v.game.to_move);
   root.dataset.status = v.game.status;
+  root.classList.toggle("playing", v.game.status !== "finished" && !v.result); // one screen (app.css)
   game.onView(table, changed);
   render();
   mountSettings(document.querySelector("#table .side"), rulesHref(v.game));
