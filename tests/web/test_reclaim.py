@@ -128,8 +128,8 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
 
 
 def test_a_reclaim_during_the_bots_turn_takes_effect_at_the_next_turn(tmp_path: Path) -> None:
-    # the bots wait 4 s before each move: Ana asks while the bot still plays her turn
-    s = ServerProcess(tmp_path / "slow.db", env=TOY, bot_delay=4.0)
+    # the bots wait 8 s before each move: Ana asks while the bot still plays her turn
+    s = ServerProcess(tmp_path / "slow.db", env=TOY, bot_delay=8.0)
     s.start()
     try:
         gid, tokens = new_game(s, 2)
@@ -142,7 +142,7 @@ def test_a_reclaim_during_the_bots_turn_takes_effect_at_the_next_turn(tmp_path: 
         assert info(s, gid)["seats"][0]["kind"] == "bot"  # the bot ends the turn it plays
         r = reclaim(s, gid, tokens[0])  # asked twice: the same
         assert r.status_code == 200 and r.json() == {"seat": 0, "back": False}
-        until(lambda: info(s, gid)["move_number"] == 1, timeout=15)
+        until(lambda: info(s, gid)["move_number"] == 1, timeout=30)
         g = info(s, gid)
         assert g["seats"][0]["kind"] == "human"
         assert [(t["move"], t["reason"]) for t in g["takeovers"]][:2] == [
