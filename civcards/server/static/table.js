@@ -310,6 +310,12 @@ onLang((code) => {
   if (view) render();
 });
 onGuide(() => { if (view) render(); });
+// a phone's action bar is fixed at the bottom (app.css): the page keeps room for it
+new ResizeObserver(() => {
+  const bar = $("actions");
+  const fixed = getComputedStyle(bar).position === "fixed" && !bar.hidden;
+  document.documentElement.style.setProperty("--bar", `${fixed ? bar.offsetHeight : 0}px`);
+}).observe($("actions"));
 initTips();
 await initLang();
 await whoAmI();

@@ -154,7 +154,7 @@ function plotCard(e, p, compact) {
       button = whyNot(`pop-${p.n}`);
     }
   }
-  return `<li class="plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
+  return `<li class="plot k-plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
     <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
     <div>${popIcons(p.pop)}</div>
     <ul class="on">${cards.join("")}</ul>${button}</li>`;
@@ -223,14 +223,14 @@ function marketsHTML() {
   const plots = (B.plot_market || []).map((c) => {
     const can = mine() && startsWith(`plot ${c.code}`).length > 0;
     const btn = can ? `<button type="button" data-pay="${esc(c.code)}" data-key="buy-plot-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_plot", { name: c.name, cost: c.cost }))}">${esc(t("ccg.web.buy_plot_btn", { cost: c.cost }))}</button>` : whyNot(`plot-${c.code}`);
-    return `<li class="ccard ${ui.pay && ui.pay.code === c.code ? "selected" : ""}" data-testid="market-plot-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} ${resChips(c.yields)}</h4>${btn}</li>`;
+    return `<li class="ccard k-plot ${ui.pay && ui.pay.code === c.code ? "selected" : ""}" data-testid="market-plot-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} ${resChips(c.yields)}</h4>${btn}</li>`;
   });
   const techs = (B.tech_market || []).map((c) => {
     const can = mine() && has(`tech ${c.code}`);
     const cost = c.now === null || c.now === undefined ? c.cost : c.now;
     const costText = cost !== c.cost ? t("ccg.web.cost_now", { now: cost, base: c.cost }) : t("ccg.cost", { cost });
     const btn = can ? `<button type="button" data-send="tech ${esc(c.code)}" data-key="buy-tech-${esc(c.code)}" aria-label="${esc(t("ccg.web.buy_tech", { name: c.name, cost }))}">${esc(t("ccg.web.buy"))} ${resChips([0, 0, cost])}</button>` : whyNot(`tech-${c.code}`);
-    return `<li class="ccard" data-testid="market-tech-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} <small>${esc(t("ccg.web.era", { era: c.era }))}</small></h4>
+    return `<li class="ccard k-tech" data-testid="market-tech-${esc(c.code)}"><h4 data-tip="${esc(c.help)}">${esc(c.name)} <small>${esc(t("ccg.web.era", { era: c.era }))}</small></h4>
       <div class="meta">${esc(costText)} ${resChips([0, 0, cost])} ${icons(c)}</div><p class="help">${esc(c.help)}</p>${btn}</li>`;
   });
   const piles = t("ccg.piles", { plots: p.plots, techs: p.techs, era: p.era || t("ccg.none"), deck: p.deck, discard: p.discard, pop: p.population });
@@ -252,7 +252,7 @@ function handHTML() {
       buttons.push(`<button type="button" data-build-card="${esc(c.code)}" data-key="build-${esc(c.code)}" aria-label="${esc(t("ccg.web.build_label", { card: c.name }))}">${esc(t("ccg.web.build"))}</button>`);
     } else if (c.kind !== "unit") buttons.push(whyNot(`build-${c.code}`));
     const cost = c.now === null || c.now === undefined ? "" : (c.now !== c.cost ? t("ccg.web.cost_now", { now: c.now, base: c.cost }) : t("ccg.cost", { cost: c.now }));
-    return `<li class="ccard ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
+    return `<li class="ccard k-${esc(c.kind)} ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
       <h4 data-tip="${esc(c.help)}">${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
       <div class="meta">${cost ? `${esc(cost)} ${resChips([0, c.now, 0])}` : ""} ${icons(c)}
         <span>${esc(t("ccg.cash_value", { res: "" }).trim())} ${resChips(c.res)}</span></div>
