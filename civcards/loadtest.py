@@ -31,16 +31,10 @@ import json
 import math
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,6 +42,9 @@ import httpx
 import websockets
 
 from .game_api import DEFAULT_GAME
+from .load_server import OwnServer, cpu_seconds, free_port, listens_on, rss_mb, wait_serving
+
+__all__ = ["OwnServer", "cpu_seconds", "free_port", "listens_on", "rss_mb", "wait_serving"]
 
 HEADER = "X-Seat-Token"
 
@@ -199,6 +196,10 @@ class LoadResult:
     games_finished: int
     server_rss_mb: float | None
     url: str
+    #: the server process's CPU time (user + system, its bot workers' included) over the
+    #: measured window, and that divided by the human moves made in it (None with --url)
+    server_cpu_s: float | None = None
+    server_cpu_ms_per_move: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -263,6 +264,9 @@ class LoadTest:
         self.t_start = math.inf
         self.stopping = asyncio.Event()
         self.on_move = on_move
+        #: reads the server's CPU seconds (None: not known) at the window's two ends
+        self.cpu_probe: Callable[[], float | None] | None = None
+        self.cpu_window: float | None = None
         parts = urlsplit(self.base)
         if parts.scheme != "http" or not parts.hostname:
             raise ValueError(f"the load test speaks plain http://host:port, not {base!r}")
@@ -518,6 +522,7 @@ class LoadTest:
         gc.collect()
         gc.freeze()
         gc.disable()
+        cpu0 = self.cpu_probe() if self.cpu_probe is not None else None
         t0 = self.t_start = time.perf_counter()
         self.measuring = True
         try:
@@ -529,6 +534,9 @@ class LoadTest:
         finally:
             elapsed = time.perf_counter() - t0
             self.measuring = False
+            cpu1 = self.cpu_probe() if self.cpu_probe is not None else None
+            if cpu0 is not None and cpu1 is not None:
+                self.cpu_window = cpu1 - cpu0
             gc.enable()
             gc.unfreeze()
         self.stopping.set()
@@ -542,148 +550,6 @@ class LoadTest:
         )
         await asyncio.gather(*slots, return_exceptions=True)
         return elapsed, moves
-
-
-# -- the server under test ----------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def listens_on(pid: int, port: int) -> bool | None:
-    """Whether process ``pid`` holds the socket listening on loopback ``port`` (Linux /proc);
-    None where that cannot be told."""
-    try:
-        inodes = set()
-        for fd in os.listdir(f"/proc/{pid}/fd"):
-            try:
-                link = os.readlink(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if link.startswith("socket:["):
-                inodes.add(link[8:-1])
-        with open("/proc/net/tcp") as fh:
-            next(fh)
-            for line in fh:
-                f = line.split()
-                if f[3] == "0A" and int(f[1].rsplit(":", 1)[1], 16) == port:
-                    return f[9] in inodes
-    except (OSError, StopIteration, IndexError, ValueError):
-        return None
-    return False
-
-
-def wait_serving(
-    proc: subprocess.Popen[bytes], port: int, log_path: Path, log_from: int, timeout: float
-) -> bool:
-    """Wait until the ``civcards serve`` process ``proc`` answers on loopback ``port``.
-
-    True once it answers, and the socket listening on the port is its own (another
-    program that took the port is not taken for it); False when it exited because the
-    port was taken before it could bind it. RuntimeError when it exited otherwise (with
-    its log from byte ``log_from`` of ``log_path``) or did not answer in ``timeout`` s.
-    """
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            with log_path.open("rb") as fh:
-                fh.seek(log_from)
-                tail = fh.read().decode(errors="replace")
-            if "address already in use" in tail:
-                return False
-            raise RuntimeError(f"the server exited at start: {tail[-2000:]}")
-        try:
-            ok = httpx.get(base + "/healthz", timeout=1).status_code == 200
-            if ok and listens_on(proc.pid, port) is not False:
-                return True
-            # another program answers on the port: wait for ours to start or fail
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer in {timeout:g} s")
-
-
-class OwnServer:
-    """A ``civcards serve`` subprocess on a free loopback port over a temporary SQLite file.
-
-    A free port can be taken by another program between the moment it is
-    found and the moment the server binds it; then the server exits at once
-    (or another server answers in its place) and :meth:`start` tries again on
-    another port.
-    """
-
-    ATTEMPTS = 5
-
-    def __init__(self, bot_delay: float, bot_workers: int | None = None) -> None:
-        self.dir = tempfile.TemporaryDirectory(prefix="civcards-load-")
-        self.bot_delay = bot_delay
-        self.bot_workers = bot_workers
-        self.log_path = Path(self.dir.name) / "serve.log"
-        self.db = Path(self.dir.name) / "load.db"
-        self.log = self.log_path.open("wb")
-        self._launch()
-
-    def _launch(self) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        cmd = [
-            sys.executable, "-m", "civcards.cli", "serve",
-            "--port", str(self.port), "--db", f"sqlite:///{self.db}",
-            "--bot-delay", str(self.bot_delay), "--log-level", "warning",
-        ]  # fmt: skip
-        if self.bot_workers is not None:
-            cmd += ["--bot-workers", str(self.bot_workers)]
-        self.log_from = self.log_path.stat().st_size
-        # all the load comes from one address (loopback): the per-address limits on games
-        # created, WebSocket connections and requests (docs/operations.md) are off or out
-        # of reach on this server (and the share of games with search bots per address);
-        # with the default 50 requests a second, 300 games could not even be set up
-        env = {**os.environ, "CIVCARDS_CREATE_RATE": "0", "CIVCARDS_WS_CONNECT_RATE": "0",
-               "CIVCARDS_WS_PER_ADDRESS": "0", "CIVCARDS_BOT_STRONG_PER_ADDRESS": "0",
-               "CIVCARDS_RATE_LIMIT": "1000000", "CIVCARDS_RATE_BURST": "1000000"}  # fmt: skip
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
-
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        for attempt in range(self.ATTEMPTS):
-            if wait_serving(self.proc, self.port, self.log_path, self.log_from, timeout):
-                return
-            if attempt < self.ATTEMPTS - 1:
-                self._launch()  # the port was taken: another one
-        raise RuntimeError(f"the server found no free port in {self.ATTEMPTS} tries: {self.tail()}")
-
-    def rss_mb(self) -> float | None:
-        return rss_mb(self.proc.pid)
-
-    def tail(self) -> str:
-        self.log.flush()
-        return self.log_path.read_text(errors="replace")[-2000:]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
-        self.dir.cleanup()
-
-
-def rss_mb(pid: int) -> float | None:
-    """Resident memory of process ``pid`` in MiB (Linux /proc), None where unknown."""
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
 
 
 def check_game(base: str, cfg: LoadConfig) -> None:
@@ -739,6 +605,9 @@ def run_load(
     peak_rss: float | None = None
     try:
         test = LoadTest(cfg, base, on_move=on_move)
+        if own is not None:
+            pid = own.proc.pid
+            test.cpu_probe = lambda: cpu_seconds(pid)
 
         async def main() -> tuple[float, int]:
             nonlocal peak_rss
@@ -803,6 +672,12 @@ def run_load(
         games_finished=st.games_finished,
         server_rss_mb=None if peak_rss is None else round(peak_rss, 1),
         url=cfg.url or "(own server)",
+        server_cpu_s=r(test.cpu_window),
+        server_cpu_ms_per_move=(
+            round(test.cpu_window * 1000 / st.human_moves, 3)
+            if test.cpu_window is not None and st.human_moves
+            else None
+        ),
     )
 
 

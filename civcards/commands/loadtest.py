@@ -39,10 +39,12 @@ def print_results(results: list[LoadResult], console: Console) -> None:
         f"think {r0.think_ms:g} ms",
         caption="p50…max: ms from a human's move sent to the resulting frame at each human "
         f"client of the game; mv/s: moves per second; err: errors; MiB: the server's peak "
-        f"memory (RSS); server: {r0.url}",
+        f"memory (RSS); CPU/mv: the server's CPU ms per human move over the window; "
+        f"server: {r0.url}",
     )
     for col in (
         "games", "clients", "s", "moves", "mv/s", "p50", "p90", "p99", "max", "err", "MiB",
+        "CPU/mv",
     ):  # fmt: skip
         table.add_column(col, justify="right")
     for r in results:
@@ -58,6 +60,7 @@ def print_results(results: list[LoadResult], console: Console) -> None:
             fmt(r.max_ms),
             f"[red]{r.errors}[/red]" if r.errors else "0",
             fmt(r.server_rss_mb),
+            "–" if r.server_cpu_ms_per_move is None else f"{r.server_cpu_ms_per_move:.2f}",
         )
     console.print(table)
     for r in results:

@@ -40,6 +40,13 @@ def test_loadtest_json_reports_moves_latency_and_no_errors() -> None:
     assert out["moves"] > 10 and out["moves_per_sec"] > 0
     assert out["samples"] > 0 and 0 < out["p50_ms"] <= out["p99_ms"]
     assert out["server_rss_mb"] is not None and out["server_rss_mb"] > 10
+    # the server's CPU over the window, per human move (issue 36): some, and under the
+    # window's length on the machine's CPUs
+    assert out["human_moves"] > 0
+    assert 0 < out["server_cpu_s"] <= out["duration_s"] * (os.cpu_count() or 1)
+    assert out["server_cpu_ms_per_move"] == pytest.approx(
+        out["server_cpu_s"] * 1000 / out["human_moves"], rel=0.02
+    )
 
 
 def test_loadtest_reports_human_latency_apart_in_games_with_search_bots() -> None:
