@@ -227,3 +227,22 @@ def test_train_command_refuses_bad_input_in_sentences(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     clash = runner.invoke(app, ["train", "--game", "carta", "--out", str(tmp_path / "file")])
     assert clash.exit_code == 2 and "is a file" in clash.output
+
+
+def test_playing_and_the_cli_never_import_torch(tmp_path: Path) -> None:
+    """Playing needs NumPy only: the CLI and both bots leave PyTorch unimported."""
+    import subprocess
+    import sys
+
+    path = small_net("carta", tmp_path / "n.npz")
+    code = (
+        "import sys\n"
+        "from civcards.cli import build_app\n"
+        "from civcards.game_api import get_game\n"
+        "from civcards.sim.simulate import play_seated\n"
+        "build_app()\n"
+        f"play_seated(get_game('carta'), ['net:{path}', 'ismcts+net:3it:{path}'], 1)\n"
+        "print('torch' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
