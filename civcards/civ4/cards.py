@@ -11,12 +11,13 @@ versions of the reconstruction, each a *card set* with a name (:data:`CARD_SETS`
   ``new_game`` makes without the ``cards`` option.
 * ``reconstructed-2``: ``cards-reconstructed-2.toml``, the same cards tuned by
   the balance study (``studies/civ4-balance/README.md``, changelog) through the
-  tuning knobs of ``docs/rules/civ4.md`` (design notes) only. New games of the
-  platform (``civcards play``, the web lobby, ``civcards simulate``) use it
-  unless told otherwise (:data:`DEFAULT_CARD_SET`).
+  tuning knobs of ``docs/rules/civ4.md`` (design notes) only; offered by name
+  (the platform's default until issue 40).
 * ``reconstructed-3``: ``cards-reconstructed-3.toml``, reconstructed-2 with
   fewer attacking units and more buildings (the unit-count knob; the third
-  round of tuning), offered by name, not the default.
+  round of tuning). New games of the platform (``civcards play``, the web lobby,
+  ``civcards simulate``) use it unless told otherwise (:data:`DEFAULT_CARD_SET`,
+  the owner's decision of issue 40).
 
 The versions share their card codes, kinds, eras, plots, unit profiles
 (attack, defend, breaks walls), population supply and the ``[rules]`` fixed by
