@@ -227,3 +227,16 @@ def test_greedy_beats_randoms_with_three_players() -> None:
         SimConfig(games=20, players=3, bots=("greedy", "random", "random"), seed=3, rotate=True)
     )
     assert s.win_rate("greedy") >= 0.6, s.to_json()
+
+
+def test_make_bot_refuses_a_weights_file_where_files_are_off() -> None:
+    """``files=False`` (the server's check) refuses ``net:FILE`` before any file is read;
+    the command line (the default) still accepts a file of one's own."""
+    from civcards.bots import make_bot
+
+    game = CIV
+    with pytest.raises(ValueError, match="shipped network only"):
+        make_bot(game, "net:/nonexistent/policy.npz", 0, files=False)
+    with pytest.raises(ValueError, match="no network"):
+        make_bot(game, "net:/nonexistent/policy.npz", 0)
+    assert make_bot(game, "net", 0, files=False) is not None

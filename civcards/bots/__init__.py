@@ -84,9 +84,10 @@ def bot_names(game: Game) -> list[str]:
     return sorted(names)
 
 
-def make_bot(game: Game, spec: str, seed: int | None = None) -> Bot:
+def make_bot(game: Game, spec: str, seed: int | None = None, *, files: bool = True) -> Bot:
     """Build a bot of ``game`` from a name such as ``random`` or ``greedy`` (``name:arg``
-    allowed: ``ismcts:2000it``).
+    allowed: ``ismcts:2000it``). ``files=False`` refuses a bot that would read a file
+    named in its spec (``net:FILE``): a server never opens a path a client chose.
 
     Raises ValueError with a sentence for a name ``game`` has no bot of.
     """
@@ -94,6 +95,14 @@ def make_bot(game: Game, spec: str, seed: int | None = None) -> Bot:
         raise ValueError(f"a bot is named by text, not {spec!r}")
     name, _, arg = spec.strip().partition(":")
     key = name.lower()
+    if not files and key in NETWORK_BOTS:
+        from .netsearch import names_weights_file
+
+        if names_weights_file(key, arg or None):
+            raise ValueError(
+                f"{spec.strip()!r} names a weights file; here {key} plays the game's "
+                "shipped network only"
+            )
     own = _own(game)
     if key in own:
         bot: Bot = own[key](arg or None, seed)

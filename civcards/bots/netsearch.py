@@ -437,15 +437,37 @@ class NetSearchBot(Bot):
         return [v if s == mover else rest for s in range(n)]
 
 
-def make_net(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
-    """The factory of ``net`` (``net:sample``, ``net:FILE``)."""
+def network_args(parts: str | None) -> tuple[bool, str | None]:
+    """The options after a network bot's budget, ``:``-separated: whether it samples its
+    moves (``sample``) and the weights file it names, if any (``net:sample:FILE``).
+
+    >>> network_args("sample:run/policy.npz")
+    (True, 'run/policy.npz')
+    >>> network_args(None)
+    (False, None)
+    """
     sample = False
     weights: str | None = None
-    for part in filter(None, (p.strip() for p in (arg or "").split(":"))):
+    for part in filter(None, (p.strip() for p in (parts or "").split(":"))):
         if part == "sample":
             sample = True
         else:
             weights = part
+    return sample, weights
+
+
+def names_weights_file(name: str, arg: str | None) -> bool:
+    """Whether the bot ``name:arg`` (``net`` or ``ismcts+net``) names a weights file of its
+    own instead of the game's shipped network (the web table refuses those)."""
+    rest = arg or ""
+    if name == "ismcts+net":
+        rest = rest.partition(":")[2]
+    return network_args(rest)[1] is not None
+
+
+def make_net(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
+    """The factory of ``net`` (``net:sample``, ``net:FILE``)."""
+    sample, weights = network_args(arg)
     return NetSearchBot(game, seed, weights=weights, iterations=0, sample=sample)
 
 
@@ -453,13 +475,7 @@ def make_net_search(game: Game, arg: str | None, seed: int | None) -> NetSearchB
     """The factory of ``ismcts+net``, ``ismcts+net:400it``, ``ismcts+net:1s:FILE``."""
     budget, _, rest = (arg or "").partition(":")
     its, secs = parse_budget(budget or f"{DEFAULT_ITERATIONS}it")
-    sample = False
-    weights: str | None = None
-    for part in filter(None, (p.strip() for p in rest.split(":"))):
-        if part == "sample":
-            sample = True
-        else:
-            weights = part
+    sample, weights = network_args(rest)
     return NetSearchBot(game, seed, weights=weights, iterations=its, seconds=secs, sample=sample)
 
 
@@ -471,5 +487,7 @@ __all__ = [
     "load_network",
     "make_net",
     "make_net_search",
+    "names_weights_file",
+    "network_args",
     "shipped_weights",
 ]

@@ -94,7 +94,7 @@ class SeatSpec(BaseModel):
     bot: str | None = Field(
         default=None,
         max_length=24,
-        pattern=r"^[a-z]+(:[0-9.]+(it|s|ms))?$",
+        pattern=r"^[a-z][a-z+]*(:[0-9.]+(it|s|ms))?$",
         description="The bot (bots only; default: the game's own first bot, else random): "
         "one of the game's bots (GET /api/kinds), a search bot with a budget a decision "
         "(ismcts:1s as the lobby offers, ismcts:2000it; at most 4000 iterations or 2 s). "

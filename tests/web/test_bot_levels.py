@@ -73,3 +73,24 @@ def test_the_lobby_creates_a_game_with_the_search_level(
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_client_cannot_name_a_weights_file_for_a_network_bot(capped: ServerProcess) -> None:
+    """A seat's bot is checked before any file is opened: ``net:FILE`` (the command line's
+    way to play a network of one's own) names a path on the server, so the table refuses
+    it in one sentence, whether the file exists or not; the shipped network still plays."""
+    for level in ("net:/etc/hostname", "net:sample:../../x.npz", "ismcts+net:0.1s:/etc/passwd"):
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": level}]
+        r = httpx.post(
+            f"{capped.base}/api/games",
+            json={"game": "carta", "players": 2, "seats": seats},
+            timeout=20,
+        )
+        # refused by the request's schema (a bot's name and budget only) or by the check
+        assert r.status_code == 422, r.text
+        assert r.json()["code"] in ("invalid_request", "bad_bot"), r.text
+    for level in ("net", "ismcts+net:0.1s"):
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": level}]
+        g = capped.create(game="carta", players=2, seats=seats)
+        info = httpx.get(f"{capped.base}/api/games/{g['id']}", timeout=20).json()
+        assert info["seats"][1]["bot"] == level
