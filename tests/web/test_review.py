@@ -298,10 +298,22 @@ def test_the_hint_button_at_the_table(server: ServerProcess) -> None:
         b.close()
 
 
+@pytest.fixture(scope="module")
+def timed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server whose analyses have a time budget a decision, as the table's default has
+    (a civ4 game's several hundred decisions, each searched a few milliseconds)."""
+    env = {"CIVCARDS_ANALYSIS_BOT": "ismcts:5ms", "CIVCARDS_HINT_BOT": "ismcts:5ms"}
+    s = ServerProcess(tmp_path_factory.mktemp("review-timed") / "civ.db", env=env)
+    s.start()
+    yield s
+    s.stop()
+
+
 @pytest.mark.slow
-def test_a_civ4_game_is_reviewed_through_the_same_interface(server: ServerProcess) -> None:
+def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: ServerProcess) -> None:
     """The other game: its finished game analysed and its positions shown, nothing of the
     review naming a game."""
+    server = timed_server
     g = server.create(
         game="civ4",
         players=2,
