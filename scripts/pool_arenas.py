@@ -16,25 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson's score interval of a share ``wins / n``.
-
-    >>> [round(x, 3) for x in wilson(35, 40)]
-    [0.739, 0.945]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+from civcards.stats import wilson
 
 
 def pool(chunks: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
@@ -52,7 +38,9 @@ def pool(chunks: list[dict[str, Any]], names: list[str]) -> dict[str, Any]:
     games = 0
     for c, name in zip(chunks, names, strict=True):
         if (c["bots"], c["players"], c.get("options")) != key:
-            raise ValueError(f"{name} is an arena of other bots, players or options than {names[0]}")
+            raise ValueError(
+                f"{name} is an arena of other bots, players or options than {names[0]}"
+            )
         games += int(c["games"])
     out["games"] = games
     for bot in first["bots"]:
@@ -89,7 +77,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             chunks.append(json.loads(f.read_text(encoding="utf-8")))
         except (OSError, ValueError) as e:
-            print(f"error: {f} is not an arena's JSON result ({e.__class__.__name__}).", file=sys.stderr)
+            print(
+                f"error: {f} is not an arena's JSON result ({e.__class__.__name__}).",
+                file=sys.stderr,
+            )
             return 2
     try:
         res = pool(chunks, [str(f) for f in a.files])
@@ -99,10 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         print(json.dumps(res, indent=1))
         return 0
-    print(f"{res['games']} games, {res['players']} players, {res['chunks']} chunks, seatings balanced: {res['balanced']}")
+    print(
+        f"{res['games']} games, {res['players']} players, {res['chunks']} chunks, seatings balanced: {res['balanced']}"
+    )
     for bot, r in res["by_bot"].items():
         lo, hi = r["ci95"]
-        seat = ", ".join(f"{w:g}/{n}" for w, n in zip(r["wins_by_seat"], r["games_by_seat"], strict=True))
+        seat = ", ".join(
+            f"{w:g}/{n}" for w, n in zip(r["wins_by_seat"], r["games_by_seat"], strict=True)
+        )
         print(
             f"  {bot}: {r['wins']:g} of {r['games']} = {100 * r['win_rate']:.1f} % "
             f"(95 %: {100 * lo:.1f}–{100 * hi:.1f} %; {r['times_fair']:.2f}x fair); "

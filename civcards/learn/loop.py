@@ -42,6 +42,7 @@ from ..bots.policy_net import PolicyValueNet
 from ..game_api import Game
 from ..sim.arena import ArenaConfig, run_arena
 from ..sim.simulate import run_indexed
+from ..stats import wilson
 from .selfplay import ExampleConfig, Examples, play_example_game
 
 #: what a progress callback receives: (stage, done, total)
@@ -109,17 +110,6 @@ def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any
             progress(stage, done[0], total)
 
     return tick
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson 95 % interval of a win rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def gauntlet(

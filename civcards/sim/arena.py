@@ -57,6 +57,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..game_api import Game, GameError
+from ..stats import clip_share, normal_bounds
 from .simulate import GameResult, default_game, game_seed, play_seated, run_indexed
 
 
@@ -221,9 +222,10 @@ class ArenaSummary:
         if g == 0:
             return (0.0, 1.0)
         mean = self.win_rate(bot)
+        if g < 2:
+            return clip_share(mean - 1.0, mean + 1.0)
         var = max(0.0, self.wins_sq.get(bot, 0.0) / g - mean * mean)
-        half = 1.96 * math.sqrt(var / g) if g > 1 else 1.0
-        return (max(0.0, mean - half), min(1.0, mean + half))
+        return clip_share(*normal_bounds(mean, math.sqrt(var / g)))
 
     def seconds_per_move(self, bot: str) -> float:
         m = self.moves_by_bot.get(bot, 0)

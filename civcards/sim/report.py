@@ -31,7 +31,6 @@ variant against the rules as written). It returns ``{"markdown": …,
 from __future__ import annotations
 
 import json
-import math
 import re
 import statistics
 from collections.abc import Iterable, Sequence
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game_api import Game
+from ..stats import clip_share, mean_interval
 from .rows import read_rows
 
 NOTES_BEGIN = "<!-- civcards-report:notes:begin -->"
@@ -100,14 +100,12 @@ def _winners(row: dict[str, Any]) -> list[int]:
 
 
 def _interval(values: list[float]) -> tuple[float, float, float]:
-    """Mean and a 95 % interval (mean ± 1.96 standard errors)."""
-    n = len(values)
-    mean = sum(values) / n
-    if n < 2:
+    """A share's mean and its 95 % interval (mean ± 1.96 standard errors) clipped to
+    [0, 1]; one game says nothing (0 – 1)."""
+    mean, lo, hi = mean_interval(values)
+    if len(values) < 2:
         return mean, 0.0, 1.0
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    return (mean, *clip_share(lo, hi))
 
 
 def analyze(rows: Iterable[dict[str, Any]], game: Game | None = None) -> dict[str, Any]:
