@@ -103,6 +103,8 @@ export function initTips() {
     if (el) { showTip(el); focusShown = performance.now(); } else hideTip();
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
+  // the window changed its size (the table's regions moved): the tip goes along, inside it
+  window.addEventListener("resize", () => { if (tipFor) placeTip(); });
   // the page moved: the tip would stand over other text, so it goes (the scroll that brings a
   // focused element into view moves its tip along instead); inner scrolling boxes too
   document.addEventListener("scroll", () => {
