@@ -14,7 +14,8 @@ Playwright page and answers its layout problems as sentences (an empty list: non
 * ``overlap``: no two children of a grid or flex box overlap each other.
 
 :func:`control_near` checks that a decision's control is visible without scrolling away from
-the choice that opened it: in the viewport, or within one viewport height of the opener.
+the choice that opened it: not cut off by a box that scrolls (a region of a one-screen table),
+and in the viewport or within one viewport height of the opener.
 
 The table's redesign (issue 39) builds on these: they know no game.
 """
@@ -149,6 +150,16 @@ _NEAR_JS = r"""
   if (!el) return `no visible control ${selector}`;
   const r = el.getBoundingClientRect();
   const vh = window.innerHeight;
+  // a box of its own that scrolls or clips (a region of a one-screen table) must show it
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const cs = getComputedStyle(p);
+    if (cs.overflowY === "visible" && cs.overflowX === "visible") continue;
+    const q = p.getBoundingClientRect();
+    if (r.top < q.top - 1 || r.bottom > q.bottom + 1 || r.left < q.left - 1 || r.right > q.right + 1) {
+      const name = p.id ? `#${p.id}` : p.tagName.toLowerCase();
+      return `hidden: ${selector} (${Math.round(r.top)}..${Math.round(r.bottom)} px) is cut off by its scrolling box ${name} (${Math.round(q.top)}..${Math.round(q.bottom)} px)`;
+    }
+  }
   if (r.top >= 0 && r.bottom <= vh) return "";
   const top = r.top + window.scrollY;
   if (openerTop !== null && Math.abs(top - openerTop) <= vh) return "";

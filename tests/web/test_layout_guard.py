@@ -128,7 +128,6 @@ CIV4_CONTROL = {
     "discard": '#actions button[data-key="go-discard"]',
     "collect": '#actions button[data-key="go-collect"]',
     "purchase": '#actions button[data-key="end"]',
-    "purchase-trade": "#actions .trades button",
     "walls": '#actions button[data-key^="walls-"]',
     "defend": '#actions button[data-key="go-defend"]',
     "damage": '#actions button[data-key="go-damage"]',
