@@ -185,7 +185,7 @@ function renderPlayers() {
       label.push(...markText);
       if (coin) label.push(t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) }));
       const pct = (x) => Math.min(100, (x / need) * 100);
-      return `<li class="cell d-${d} level-${level}" role="group" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
+      return `<li class="cell d-${d} level-${level}" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
         <div class="cell-head" data-tip="${esc(cardTip(d))}">${icon(d)}<span class="dname">${esc(domainName(d))}</span></div>
         <div class="count" aria-hidden="true">${n}${level ? `<span class="lv">${esc(t("web.level_short", { n: level }))}</span>` : ""}</div>
         <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>

@@ -154,7 +154,7 @@ function plotCard(e, p, compact) {
       button = whyNot(`pop-${p.n}`);
     }
   }
-  return `<li class="plot k-plot" role="group" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
+  return `<li class="plot k-plot" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
     <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
     <div>${popIcons(p.pop)}</div>
     <ul class="on">${cards.join("")}</ul>${button}</li>`;
