@@ -171,6 +171,9 @@ def test_civ4_collect_buy_a_plot_and_end_in_four_clicks(
         "([s, n]) => document.querySelectorAll(`[data-testid^='plot-${s}-']`).length > n",
         arg=[seat, plots_before],
     )
+    # the move is seen: the new plot is marked as the last move's change, until the next move
+    new_plot = f'[data-testid="plot-{seat}-{plots_before + 1}"]'
+    assert "moved" in (page.get_attribute(new_plot, "class") or "").split()
     click('#actions button[data-key="end"]')
     # the purchases are over: the next step (the seat's own or another's) is shown
     page.wait_for_function(

@@ -184,9 +184,56 @@ async function send(move, steps = []) {
 
 let resultSeen = false; // the end of the game was brought to the player
 
+// -- the last move, seen: what it changed on the boards, the hand and the markets (the
+// elements named by data-testid) stays marked until the next move (app.css: .moved) --
+let drawnMove = -1; // the position last drawn
+let moved = new Set(); // the data-testid of what the last move changed
+
+// the objects of the table (a reason why a choice is missing is not one)
+const OBJECTS = ":is(#players, #mine) [data-testid]:not([data-testid^='why-'])";
+
+// what an object shows of the game: its text, less its buttons and reasons (what the seat
+// may do changes with the turn, not with the move)
+function sig(el) {
+  let s = "";
+  const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = w.nextNode(); n; n = w.nextNode()) {
+    if (!n.parentElement.closest("button, [data-testid^='why-'], .sr-only")) s += n.data;
+  }
+  return s;
+}
+
+function signatures() {
+  const m = new Map();
+  for (const el of root.querySelectorAll(OBJECTS)) m.set(el.dataset.testid, sig(el));
+  return m;
+}
+
+function markMoved(before) {
+  if (before) {
+    const all = before.size ? [...root.querySelectorAll(OBJECTS)] : [];
+    const added = all.filter((el) => !before.has(el.dataset.testid));
+    const changed = all.filter((el) => before.has(el.dataset.testid) && before.get(el.dataset.testid) !== sig(el));
+    // a new object as a whole; else the innermost of what changed (a plot, not the empire)
+    const inNew = (el) => added.some((o) => o !== el && o.contains(el));
+    const news = added.filter((el) => !inNew(el));
+    const inner = changed.filter((el) => !inNew(el) && !changed.some((o) => o !== el && el.contains(o)) && !news.some((o) => el.contains(o)));
+    moved = new Set([...news, ...inner].map((el) => el.dataset.testid));
+  }
+  for (const el of root.querySelectorAll("[data-testid]")) {
+    const on = moved.has(el.dataset.testid);
+    el.classList.toggle("moved", on);
+    if (on && before) el.classList.add("moved-in"); // animated once, as the move comes in
+  }
+}
+
 function render() {
+  const t0 = performance.now();
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
+  const before = view.move_number !== drawnMove ? signatures() : null;
+  drawnMove = view.move_number;
   game.render(table);
+  markMoved(before);
   renderJoin();
   renderClock(table, token); // the clocks, takeovers, resign and votes (clock.js)
   renderResult();
@@ -194,6 +241,7 @@ function render() {
   renderStanding(view, name);
   guideTable(table, game);
   refreshTip();
+  root.dataset.renderMs = (performance.now() - t0).toFixed(2); // scripts/render_time.py reads it
   if (view.result && !resultSeen) {
     // the game has ended: its end is shown where the player is (focus, and into view)
     resultSeen = true;
