@@ -31,7 +31,7 @@ from civcards.games.carta.encoding import (
     rewards,
 )
 
-from .randgames import CONFIGS, start
+from .carta.randgames import CONFIGS, start
 
 
 def option_action(g: GameState, option: str) -> int:

@@ -18,7 +18,7 @@ from civcards.game_api import get_game, register
 from civcards.games.carta.search import greedy_first, values
 
 from . import toygame
-from .randgames import CONFIGS, start
+from .carta.randgames import CONFIGS, start
 
 CIV = get_game("carta")
 register(toygame.GAME)

@@ -1,6 +1,6 @@
 """Rules R21-R25: hegemony, majorities, the end of the deck, the team game, knowledge.
 
-Final positions are forced with :func:`tests.helpers.forced` (card
+Final positions are forced with :func:`tests.carta.helpers.forced` (card
 conservation kept and checked): an empty deck, the last round under way and
 the last seat of the round to move, so that its ``end`` scores the game.
 """
@@ -14,7 +14,7 @@ import pytest
 
 from civcards.carta import GameState, IllegalMoveError, new_game, observe, seat_options
 from civcards.carta.cards import LETTERS, TIE_BREAK_ORDER
-from tests.helpers import areas, forced, hands, make_deck, pile, play, refused
+from tests.carta.helpers import areas, forced, hands, make_deck, pile, play, refused
 
 # -- helpers --------------------------------------------------------------------------
 

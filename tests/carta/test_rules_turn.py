@@ -12,7 +12,7 @@ import pytest
 
 from civcards.carta import observe
 from civcards.carta.notation import position_json
-from tests.helpers import areas, forced, hands, legal, pile, play, refused, scripted
+from tests.carta.helpers import areas, forced, hands, legal, pile, play, refused, scripted
 
 # -- R9 phase 1 -------------------------------------------------------------------
 

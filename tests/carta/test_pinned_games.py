@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from civcards.cli import app
 
-PINNED = Path(__file__).parent / "data" / "pinned"
+PINNED = Path(__file__).parents[1] / "data" / "pinned"
 RUNS: dict[str, list[str]] = json.loads((PINNED / "runs.json").read_text())["runs"]
 KEYS = ("format", "players", "deal", "teams", "deck", "start", "moves", "result", "names")
 

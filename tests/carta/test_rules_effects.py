@@ -1,6 +1,6 @@
 """Rules R15-R18: Military, Religion, Economy and Science effects.
 
-Most positions are forced with :func:`tests.helpers.forced` (a new game put
+Most positions are forced with :func:`tests.carta.helpers.forced` (a new game put
 into an exact position, card conservation kept and checked); 2-player
 thresholds are 3/5/8, 3-player 3/5/7, 4-player 2/4/7 (R6).
 """
@@ -8,7 +8,7 @@ thresholds are 3/5/8, 3-player 3/5/7, 4-player 2/4/7 (R6).
 from __future__ import annotations
 
 from civcards.carta import expand, observe, seat_options
-from tests.helpers import areas, forced, hands, legal, pile, play, refused, scripted
+from tests.carta.helpers import areas, forced, hands, legal, pile, play, refused, scripted
 
 # -- R15 Military ----------------------------------------------------------------------
 

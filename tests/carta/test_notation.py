@@ -21,7 +21,7 @@ from civcards.carta import (
 )
 from civcards.carta.cards import canonical
 from civcards.carta.moves import KINDS
-from tests.randgames import CONFIGS, start, walk
+from tests.carta.randgames import CONFIGS, start, walk
 from tests.shared import EXAMPLES
 
 
@@ -249,8 +249,7 @@ def test_replay_recognises_the_game_from_the_record(tmp_path: Path) -> None:
 
     from civcards.cli import app
     from civcards.game_api import get_game, register
-
-    from . import toygame
+    from tests import toygame
 
     register(toygame.GAME)
     toy = get_game("toy")

@@ -28,7 +28,7 @@ from civcards.carta import (
 )
 from civcards.carta.cards import ERA_COMPOSITION, LETTERS
 from civcards.carta.game import random_playout
-from tests.randgames import CONFIGS, card_totals, start, walk
+from tests.carta.randgames import CONFIGS, card_totals, start, walk
 
 R1_TOTALS = [sum(era[d] for era in ERA_COMPOSITION) for d in range(6)]
 

@@ -11,7 +11,7 @@ from civcards.carta import ConfigError, new_game, observe, parse_record, replay
 from civcards.carta.cards import ERA_COMPOSITION, LETTERS, THRESHOLDS, era_sizes
 from civcards.carta.game import validate_deck
 from civcards.carta.notation import position_json
-from tests.helpers import (
+from tests.carta.helpers import (
     BOX,
     areas,
     card_totals,

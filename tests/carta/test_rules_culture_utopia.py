@@ -1,13 +1,13 @@
 """Rules R19 (Culture: Inspiration and the coin) and R20 (Utopia), with R16's ruling.
 
-Positions are forced with :func:`tests.helpers.forced` (card conservation
+Positions are forced with :func:`tests.carta.helpers.forced` (card conservation
 kept and checked); thresholds with 2 players are 3/5/8, with 3 players 3/5/7.
 """
 
 from __future__ import annotations
 
 from civcards.carta.notation import position_json
-from tests.helpers import areas, forced, hands, legal, pile, play, refused
+from tests.carta.helpers import areas, forced, hands, legal, pile, play, refused
 
 # -- R19 Inspiration --------------------------------------------------------------------
 

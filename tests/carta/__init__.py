@@ -1,0 +1,1 @@
+"""The tests of CIV (the package ``civcards.carta`` and ``civcards.games.carta``)."""
