@@ -38,7 +38,8 @@ import random
 from collections.abc import Callable
 
 from .cards import ERA_COMPOSITION, LETTER_INDEX, REMOVED_PER_ERA, THRESHOLDS, era_sizes
-from .game import _DISC_DOMAIN, _EFFECT_DOMAIN, _PERM_DOMAIN, DRAFT, EMBARGO, GameState
+from .effects import DISCARD_DOMAIN, EFFECT_DOMAIN, PERMANENT_DOMAIN
+from .game import DRAFT, EMBARGO, GameState
 from .observation import Observation
 
 #: cards of each domain in the whole game (R1)
@@ -192,15 +193,15 @@ class Determinizer:
             if kind == "inspiration":
                 g.inspired = True
                 sub = words[2]
-                g.used_perm |= 1 << _EFFECT_DOMAIN[sub][0]
+                g.used_perm |= 1 << EFFECT_DOMAIN[sub][0]
                 if sub == "holybook":
                     g.copied_hand = max(g.copied_hand, 5)
                 elif sub == "divineright":
                     g.copied_hand = 7
-            elif kind in _PERM_DOMAIN:
-                g.used_perm |= 1 << _PERM_DOMAIN[kind]
-            elif kind in _DISC_DOMAIN:
-                g.used_disc |= 1 << _DISC_DOMAIN[kind]
+            elif kind in PERMANENT_DOMAIN:
+                g.used_perm |= 1 << PERMANENT_DOMAIN[kind]
+            elif kind in DISCARD_DOMAIN:
+                g.used_disc |= 1 << DISCARD_DOMAIN[kind]
 
     def sample(self, rng: random.Random) -> GameState:
         """One state the seat cannot tell from the real one, hidden cards dealt by ``rng``.

@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .cards import CULTURE, DOMAIN_NAMES, LETTER_INDEX, LETTERS, MILITARY
+from .effects import DISCARD_DOMAIN
 from .moves import EFFECT_OF_KIND, Move
 
 if TYPE_CHECKING:
     from .game import GameState
 
-_DISCARD_DOMAIN = {"attack": 0, "inquisition": 1, "embargo": 2, "discovery": 3, "democracy": 5}
 _TITLE = {
     "assassination": "Assassination",
     "purge": "Purge",
@@ -125,8 +125,8 @@ def _why(g: GameState, m: Move) -> str:
         if g.used_perm >> d & 1:
             return f"{who} has already used a permanent {_name(d)} effect this turn (R10)"
         return _why_choices(g, m, who)
-    if k in _DISCARD_DOMAIN:
-        d = _DISCARD_DOMAIN[k]
+    if k in DISCARD_DOMAIN:
+        d = DISCARD_DOMAIN[k]
         if not area[d]:
             return f"{_TITLE[k]} needs a {_name(d)} card in {who}'s play area to discard (R12)"
         if g.used_disc >> d & 1:

@@ -35,7 +35,9 @@ from .cards import (
     counts_to_str,
     era_sizes,
 )
-from .moves import COPYABLE, END, Move, format_move
+from .effects import DISCARD_DOMAIN, EFFECT_DOMAIN, PERMANENT_DOMAIN, move_cards
+from .explain import why_illegal
+from .moves import END, Move, format_move, parse_move
 
 DRAFT: Final = "draft"
 PLAY: Final = "play"
@@ -123,7 +125,7 @@ _EMBARGO = tuple(tuple(Move("embargo", s, c) for c in LETTERS) for s in range(4)
 _DEMOCRACY = tuple(tuple(Move("democracy", s, c) for c in LETTERS) for s in range(4))
 _INQUISITION_EMPTY = tuple(Move("inquisition", s) for s in range(4))
 #: stand-ins (never legal moves) for every move of a Discovery while the deck has cards,
-#: and of an Inquisition of a non-empty hand (:meth:`GameState._generate_folded`)
+#: and of an Inquisition of a non-empty hand (:meth:`GameState.folded_moves`)
 FOLDED_DISCOVERY = Move("discovery", -1, "?")
 FOLDED_INQUISITION = tuple(Move("inquisition", s, "?") for s in range(4))
 _HOLYBOOK = Move("holybook")
@@ -413,7 +415,7 @@ class GameState:
         """Every legal move of :attr:`to_move`, each once, in canonical order."""
         if self.phase == OVER:
             return []
-        moves = self._generate()
+        moves = self.raw_moves()
         seen: dict[str, Move] = {}
         for m in moves:
             seen.setdefault(format_move(m), m)
@@ -423,7 +425,7 @@ class GameState:
         """The legal moves as canonical notation, sorted (as ``replay --legal``)."""
         return [format_move(m) for m in self.legal_moves()]
 
-    def _generate(self) -> list[Move]:
+    def raw_moves(self) -> list[Move]:
         """The legal moves, each exactly once, in no particular order."""
         ph = self.phase
         if ph == PLAY:
@@ -468,13 +470,13 @@ class GameState:
             else:
                 out.extend(_choice_moves("republic", tuple(disc), 2 if total > 1 else 1))
 
-    def _generate_folded(self) -> list[Move]:
-        """:meth:`_generate`, the moves of a Discovery of a non-empty deck folded into one
+    def folded_moves(self) -> list[Move]:
+        """:meth:`raw_moves`, the moves of a Discovery of a non-empty deck folded into one
         stand-in (:data:`FOLDED_DISCOVERY`) and those of an Inquisition of a non-empty hand
         into one per target (:data:`FOLDED_INQUISITION`), each where its first move was."""
         if self.phase == EFFECTS:
             return self._effect_moves(True)
-        return self._generate()
+        return self.raw_moves()
 
     def _effect_moves(self, fold: bool = False) -> list[Move]:
         me = self.active
@@ -550,9 +552,9 @@ class GameState:
         out.append(END)
         return out
 
-    def _step_moves(self, kind: str, seat: int = -1) -> tuple[Move, ...]:
+    def step_moves(self, kind: str, seat: int = -1) -> tuple[Move, ...]:
         """The ``discovery`` moves, or the ``inquisition`` moves against ``seat``, of
-        :meth:`_generate`: the same moves in the same order (none when not legal now)."""
+        :meth:`raw_moves`: the same moves in the same order (none when not legal now)."""
         if self.phase != EFFECTS:
             return ()
         me = self.active
@@ -601,7 +603,7 @@ class GameState:
         if self.phase == OVER:
             return False
         key = format_move(move)
-        return any(format_move(m) == key for m in self._generate())
+        return any(format_move(m) == key for m in self.raw_moves())
 
     def apply(self, move: Move | str) -> None:
         """Play ``move`` (a :class:`Move` or its notation) for :attr:`to_move`.
@@ -611,12 +613,8 @@ class GameState:
         when the text cannot be read.
         """
         if isinstance(move, str):
-            from .moves import parse_move
-
             move = parse_move(move)
         if not self.is_legal(move):
-            from .explain import why_illegal
-
             raise IllegalMoveError(move, why_illegal(self, move))
         self.apply_unchecked(move)
 
@@ -627,9 +625,7 @@ class GameState:
         self.movers.append(me)
         k = m.kind
         if k == "play":
-            d = LETTER_INDEX[m.cards]
-            self.hands[me][d] -= 1
-            self.areas[me][d] += 1
+            move_cards(m, me, self.hands[me], self.areas, self.discard)
             self.phase = EFFECTS
         elif k == "end":
             self._end_turn()
@@ -640,7 +636,7 @@ class GameState:
         elif k == "inspiration":
             sub = m.copy
             assert sub is not None
-            d = _EFFECT_DOMAIN[sub.kind][0]
+            d = EFFECT_DOMAIN[sub.kind][0]
             self.inspired = True
             self.used_perm |= 1 << d
             self.used_log.append("inspiration")
@@ -669,53 +665,16 @@ class GameState:
     def _effect(self, m: Move, me: int) -> None:
         k = m.kind
         hand = self.hands[me]
-        area = self.areas[me]
-        pile = self.discard
-        li = LETTER_INDEX
-        if k in _PERM_DOMAIN:
-            self.used_perm |= 1 << _PERM_DOMAIN[k]
+        if k in PERMANENT_DOMAIN:
+            self.used_perm |= 1 << PERMANENT_DOMAIN[k]
         else:
-            self.used_disc |= 1 << _DISC_DOMAIN[k]
+            self.used_disc |= 1 << DISCARD_DOMAIN[k]
         self.used_log.append(k)
-        if k == "assassination" or k == "purge":
-            for ch in m.cards:
-                d = li[ch]
-                hand[d] -= 1
-                pile[d] += 1
-        elif k == "development" or k == "monopoly":
-            for ch in m.cards:
-                d = li[ch]
-                area[d] -= 1
-                pile[d] += 1
-            for ch in m.more:
-                d = li[ch]
-                hand[d] -= 1
-                area[d] += 1
-        elif k == "experiment" or k == "research":
-            for ch in m.cards:
-                d = li[ch]
-                area[d] -= 1
-                hand[d] += 1
-            for ch in m.more:
-                d = li[ch]
-                hand[d] -= 1
-                area[d] += 1
-        elif k == "oligarchy" or k == "republic":
-            for ch in m.cards:
-                d = li[ch]
-                pile[d] -= 1
-                hand[d] += 1
-        elif k == "attack":
-            area[MILITARY] -= 1
-            pile[MILITARY] += 1
-            d = li[m.cards]
-            for a in self.areas:
-                if a[d]:
-                    a[d] -= 1
-                    pile[d] += 1
-        elif k == "inquisition":
-            area[RELIGION] -= 1
-            pile[RELIGION] += 1
+        # the cards that move without a hidden one (R15-R20), then the rest of the effect
+        move_cards(m, me, hand, self.areas, self.discard)
+        li = LETTER_INDEX
+        if k == "inquisition":
+            # R16: the target's hand for the cards given back
             target = self.hands[m.seat]
             old = counts_to_str(target)
             for d in range(6):
@@ -729,13 +688,11 @@ class GameState:
             self.learned[me].append(("inquisition_saw", at, m.seat, old))
             self.learned[m.seat].append(("inquisition_got", at, me, old, m.cards))
         elif k == "embargo" or k == "democracy":
-            dom = ECONOMY if k == "embargo" else UTOPIA
-            area[dom] -= 1
             self.markers.append((m.seat, li[m.cards], k, me))
             self.markers.sort()
         elif k == "discovery":
-            area[SCIENCE] -= 1
-            pile[SCIENCE] += 1
+            # R18: draw up to five cards, then discard as many as the move names
+            pile = self.discard
             deck = self.deck
             drawn = min(5, len(deck))
             if drawn:
@@ -747,8 +704,11 @@ class GameState:
                 d = li[ch]
                 hand[d] -= 1
                 pile[d] += 1
-        else:  # pragma: no cover - guarded by legality
-            raise AssertionError(k)
+
+    #: the former names of :meth:`raw_moves`, :meth:`folded_moves` and :meth:`step_moves`
+    _generate = raw_moves
+    _generate_folded = folded_moves
+    _step_moves = step_moves
 
     # -- turns ----------------------------------------------------------------
 
@@ -844,7 +804,7 @@ class GameState:
         n = self.n
         if m.kind == "keep":
             self.draft_hold[me][d] -= 1
-            self.hands[me][d] += 1
+            move_cards(m, me, self.hands[me], self.areas, self.discard)
             if (me + 1) % n != self.start:
                 self.active = (me + 1) % n
                 return
@@ -866,7 +826,7 @@ class GameState:
                 self.active = self.draft_order[0]
         else:  # take
             self.draft_centre[d] -= 1
-            self.areas[me][d] += 1
+            move_cards(m, me, self.hands[me], self.areas, self.discard)
             self.draft_order.pop(0)
             if self.draft_order:
                 self.active = self.draft_order[0]
@@ -874,17 +834,6 @@ class GameState:
                 self.turn = 0
                 self._start_turn(self.start)
                 self.turn = 1
-
-
-_EFFECT_DOMAIN = {kind: dl for dl, kind in COPYABLE.items()}
-_PERM_DOMAIN = {kind: d for (d, _), kind in COPYABLE.items()}
-_DISC_DOMAIN = {
-    "attack": MILITARY,
-    "inquisition": RELIGION,
-    "embargo": ECONOMY,
-    "discovery": SCIENCE,
-    "democracy": UTOPIA,
-}
 
 
 def majority_points(areas: list[list[int]], teams: bool = False) -> list[int]:
@@ -1010,7 +959,7 @@ def random_playout(g: GameState, rng: random.Random) -> int:
     distinct legal moves in the sense of NOTATION.md. Returns the number of
     moves made.
     """
-    gen = g._generate
+    gen = g.raw_moves
     play = g.apply_unchecked
     rnd = rng.random
     count = 0

@@ -382,7 +382,7 @@ def seat_options(g: GameState) -> list[str]:
     folded into one prefix ending in ``?``; see :func:`expand`.
     """
     out = set()
-    for m in g._generate():
+    for m in g.raw_moves():
         out.add(_hidden_prefix(g, m) or format_move(m))
     return sorted(out)
 

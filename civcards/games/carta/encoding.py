@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -292,7 +292,7 @@ class Table:
                 self._legal = [PICK0 + d for d in self.pending.allowed()]
             else:
                 me, n = g.active, g.n
-                self._legal = sorted({action_of(m, me, n) for m in g._generate()})
+                self._legal = sorted({action_of(m, me, n) for m in g.raw_moves()})
         return self._legal
 
     def mask(self) -> npt.NDArray[np.int8]:
@@ -668,46 +668,3 @@ def describe(table: Table, seat: int | None) -> str:
     if o.finished:
         lines.append(f"over: winners {o.winners} by {o.victory}, points {o.points}")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------
-# The capability
-
-
-class CartaEncoding:
-    """CIV's :class:`civcards.envs.protocol.Encoding`."""
-
-    action_size: Final = NUM_ACTIONS
-    observation_shape: Final = (OBS_SIZE,)
-    observation_high: Final = OBS_HIGH
-    actions: Final = ACTIONS
-    observation_layout: Final = OBS_LAYOUT
-    #: the names the research interfaces had before they became generic
-    pettingzoo_name: Final = "civ_carta_v0"
-    gymnasium_id: Final = "civcards/Carta-v0"
-    openspiel_name: Final = "python_civ_carta"
-
-    def table(self, state: GameState) -> Table:
-        return Table(state)
-
-    def legal_mask(self, table: Table) -> npt.NDArray[np.int8]:
-        return table.mask()
-
-    def encode_observation(self, table: Table, seat: int | None) -> npt.NDArray[np.float32]:
-        return encode_observation(table, seat)
-
-    def action_of(self, table: Table, move: str) -> list[int]:
-        return table.actions_for(move)
-
-    def move_of(self, table: Table, action: int) -> str:
-        g = table.g
-        return format_move(move_of(action, g.active, g.n))
-
-    def spiel(self) -> Any:
-        """CIV's OpenSpiel model, with explicit chance nodes (:mod:`.spiel`)."""
-        from .spiel import SPIEL
-
-        return SPIEL
-
-
-ENCODING: Final = CartaEncoding()

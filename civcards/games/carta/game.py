@@ -58,9 +58,9 @@ _OF_MOVE: dict[Move, Choice] = {}
 
 def _choice_of(m: Move) -> Choice:
     """The choice that stands for ``m``: Discovery and Inquisition are hidden steps when
-    their move names cards (:meth:`GameState._generate` names the cards exactly while
+    their move names cards (:meth:`GameState.raw_moves` names the cards exactly while
     the deck, or the target's hand, is not empty; so do the stand-ins of
-    :meth:`GameState._generate_folded`), every other move a final choice."""
+    :meth:`GameState.folded_moves`), every other move a final choice."""
     if m.cards and m.kind in HIDDEN_KINDS:
         c = _DISCOVERY_STEP if m.kind == "discovery" else _INQUISITION_STEPS[m.seat]
     else:
@@ -96,10 +96,10 @@ def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
             if g.deck:
                 k = min(5, len(g.deck))
                 reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
-                return reveal, _full_moves(g._step_moves("discovery"), text)
+                return reveal, _full_moves(g.step_moves("discovery"), text)
         elif seat < g.n and any(g.hands[seat]):
             reveal = counts_to_str(g.hands[seat])
-            return reveal, _full_moves(g._step_moves("inquisition", seat), text)
+            return reveal, _full_moves(g.step_moves("inquisition", seat), text)
     words = text.split()
     kind = words[0] if words else ""
     if g.finished or kind not in HIDDEN_KINDS or _hidden_text(g, kind, words) != text:
@@ -108,11 +108,11 @@ def _expand(g: GameState, text: str) -> tuple[str, list[Choice]]:
     if kind == "discovery":
         k = min(5, len(g.deck))
         reveal = "".join(LETTERS[d] for d in reversed(g.deck[-k:]))
-        moves = [m for m in g._generate() if m.kind == "discovery"]
+        moves = [m for m in g.raw_moves() if m.kind == "discovery"]
     else:
         seat = int(words[1])
         reveal = counts_to_str(g.hands[seat])
-        moves = [m for m in g._generate() if m.kind == "inquisition" and m.seat == seat]
+        moves = [m for m in g.raw_moves() if m.kind == "inquisition" and m.seat == seat]
     return reveal, _full_moves(moves, text)
 
 
@@ -272,7 +272,7 @@ class CartaGame:
         # Discovery or Inquisition is a hidden step exactly when its move names cards
         # (the deck, the target's hand is not empty), so they are memoised by it; the
         # moves of a step come folded into one stand-in (its moves are made by expand)
-        moves = state._generate_folded()  # none once the game is over
+        moves = state.folded_moves()  # none once the game is over
         key = tuple(moves)
         hit = _BY_MOVES.get(key)
         if hit is not None:
@@ -419,7 +419,7 @@ class CartaGame:
     # -- research --------------------------------------------------------------------------
 
     def encoding(self) -> Any | None:
-        from .encoding import ENCODING
+        from .research import ENCODING
 
         return ENCODING
 

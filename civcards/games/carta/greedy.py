@@ -41,6 +41,7 @@ from itertools import accumulate
 
 from ...bots.base import Bot, Decision
 from ...carta.cards import ERA_COMPOSITION, LETTER_INDEX, THRESHOLDS
+from ...carta.effects import move_cards
 from ...carta.game import majority_points
 from ...carta.moves import Move, parse_move
 from ...carta.observation import Observation
@@ -495,70 +496,30 @@ def _give(counts: list[int], cards: str) -> None:
 
 
 def apply_move(st: Local, m: Move) -> None:
-    """Apply ``m`` (a move of the seat) to ``st`` as far as the seat can foresee it."""
+    """Apply ``m`` (a move of the seat) to ``st`` as far as the seat can foresee it: the
+    cards it moves by the engine's own rules (:func:`civcards.carta.effects.move_cards`),
+    then the markers, the known cards and the copied hand size of the local picture."""
     me = st.me
-    hand = st.hand
-    area = st.areas[me]
-    pile = st.discard
     k = m.kind
     if k == "inspiration":
         assert m.copy is not None
         m = m.copy
         k = m.kind
-    if k == "play":
-        _take(hand, m.cards)
-        _give(area, m.cards)
-    elif k == "take":
-        _give(area, m.cards)
-    elif k == "keep":
-        _give(hand, m.cards)
-    elif k == "assassination" or k == "purge":
-        _take(hand, m.cards)
-        _give(pile, m.cards)
-    elif k == "attack":
-        area[M] -= 1
-        pile[M] += 1
-        d = LETTER_INDEX[m.cards]
-        for a in st.areas:
-            if a[d]:
-                a[d] -= 1
-                pile[d] += 1
-    elif k == "development" or k == "monopoly":
-        _take(area, m.cards)
-        _give(pile, m.cards)
-        _take(hand, m.more)
-        _give(area, m.more)
-    elif k == "experiment" or k == "research":
-        _take(area, m.cards)
-        _give(hand, m.cards)
-        _take(hand, m.more)
-        _give(area, m.more)
-    elif k == "oligarchy" or k == "republic":
-        _take(pile, m.cards)
-        _give(hand, m.cards)
-    elif k == "holybook":
+    move_cards(m, me, st.hand, st.areas, st.discard)
+    if k == "holybook":
         st.copied_hand = max(st.copied_hand, 5)
     elif k == "divineright":
         st.copied_hand = 7
     elif k == "embargo":
-        area[E] -= 1
         st.emb = [row[:] for row in st.emb]
         st.emb[m.seat][LETTER_INDEX[m.cards]] += 1
     elif k == "democracy":
-        area[U] -= 1
         st.dem = [row[:] for row in st.dem]
         st.dem[m.seat][LETTER_INDEX[m.cards]] += 1
-    elif k == "inquisition":
-        area[R] -= 1
-        pile[R] += 1
+    elif k == "inquisition" and m.cards:
         # only the full move (after the reveal) names the cards given back
-        if m.cards:
-            st.known = [row[:] for row in st.known]
-            st.known[m.seat] = _counts(m.cards)
-    elif k == "discovery":
-        area[S] -= 1
-        pile[S] += 1
-    # "end": nothing to apply
+        st.known = [row[:] for row in st.known]
+        st.known[m.seat] = _counts(m.cards)
 
 
 #: the moves that change nothing of the other seats (their areas, markers, known cards)
@@ -599,11 +560,8 @@ def score_move(base: Local, m: Move, rivals: float | None = None) -> float:
         me = st.me
         hand = st.hand = st.hand[:]
         areas = st.areas = st.areas[:]
-        area = areas[me] = areas[me][:]
-        for ch in m.cards:
-            d = LETTER_INDEX[ch]
-            hand[d] -= 1
-            area[d] += 1
+        areas[me] = areas[me][:]
+        move_cards(m, me, hand, areas, st.discard)  # a play moves no card of the pile
         return evaluate(st, rivals)
     st = base.copy()
     apply_move(st, m)
@@ -687,7 +645,7 @@ class GreedyBot(Bot):
                 if k:
                     for d in rng.choices(_DOMAINS, cum_weights=cum, k=k):
                         pool[d] += 1
-                st.hand = _best_keep(st, pool, keep)
+                st.hand = best_keep(st, pool, keep)
                 total += evaluate(st, rivals)
             return total / SAMPLES
         target = int(opt.split()[1])
@@ -707,7 +665,7 @@ class GreedyBot(Bot):
                 for d in rng.choices(_DOMAINS, cum_weights=cum_w, k=unknown):
                     theirs[d] += 1
             pool = [hand[d] + theirs[d] for d in range(6)]
-            mine = _best_keep(st, pool, keep)
+            mine = best_keep(st, pool, keep)
             st.hand = mine
             st.known = st.known[:]  # the target's row replaced, the others shared
             st.known[target] = [pool[d] - mine[d] for d in range(6)]
@@ -734,16 +692,16 @@ class GreedyBot(Bot):
             m = self._move(opt)
             st = base.copy()
             if m.kind == "inquisition":
+                # the revealed hand is in the bot's: the cards given back leave it
                 _take(st.hand, m.cards)
-                st.areas[st.me][R] -= 1
-                st.discard[R] += 1
+                move_cards(m, st.me, st.hand, st.areas, st.discard)
                 st.known = [row[:] for row in st.known]
                 st.known[m.seat] = _counts(m.cards)
             elif m.kind == "discovery":
+                # the drawn cards are in the bot's hand: those named are discarded
                 _take(st.hand, m.cards)
                 _give(st.discard, m.cards)
-                st.areas[st.me][S] -= 1
-                st.discard[S] += 1
+                move_cards(m, st.me, st.hand, st.areas, st.discard)
                 # the other seats are as they were: valued once
                 if rivals is None:
                     rivals = _rivals(base)
@@ -759,7 +717,7 @@ class GreedyBot(Bot):
         return best
 
 
-def _best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
+def best_keep(st: Local, pool: list[int], keep: int) -> list[int]:
     """Greedily pick ``keep`` cards of ``pool`` that add most to the hand's value."""
     out = [0] * 6
     a = st.areas[st.me]

@@ -1,6 +1,6 @@
 """CIV's search kit: what the generic ``ismcts`` (:mod:`civcards.bots.ismcts`) uses of CIV.
 
-* **Moves** come straight from the engine (``GameState._generate``), without
+* **Moves** come straight from the engine (``GameState.raw_moves``), without
   their text; a Discovery (while the deck has cards) and an Inquisition are
   one hidden branch each, keyed ``("discovery", -1)`` and ``("inquisition",
   target)``, as the seat chooses them at the table.
@@ -22,7 +22,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable
 from typing import Any, cast
 
@@ -30,72 +29,19 @@ from ...bots.base import Decision
 from ...bots.search import Edge, SearchKit
 from ...carta.cards import counts_to_str
 from ...carta.game import OVER, GameState
-from ...carta.moves import Move
+from ...carta.moves import Move, format_move
 from ...carta.observation import SECRET_MARK
 from ...game_api import Choice
-from .greedy import EFFECT_COST, GreedyBot, Local, _best_keep, evaluate, score_move
+from .greedy import EFFECT_COST, GreedyBot, best_keep, evaluate, score_move
+from .leaf import TEMPERATURE, local_view, values
 from .value import ValueNet, value_net
 
-#: the scale of the greedy evaluation before the logistic squash
-TEMPERATURE = 20.0
 #: how leaves are valued: the learned network (where one ships for the player
 #: count, else the greedy evaluation) or always the greedy evaluation
 EVALUATIONS = ("net", "greedy")
 #: moves that are not effects (no price on them in the final choice)
 _FREE = ("end", "play", "keep", "take")
 _DISCOVERY = ("discovery", -1)
-
-
-def local_view(g: GameState, seat: int, known: list[list[int]] | None = None) -> Local:
-    """The greedy bot's picture (:class:`~civcards.games.carta.greedy.Local`) of a whole state."""
-    n = g.n
-    dem = [[0] * 6 for _ in range(n)]
-    emb = [[0] * 6 for _ in range(n)]
-    for s, d, k, _ in g.markers:
-        (dem if k == "democracy" else emb)[s][d] += 1
-    st = Local.__new__(Local)
-    st.me = seat
-    st.n = n
-    st.teams = g.teams
-    st.thr = (g.l1, g.l2, g.heg)
-    st.hand = g.hands[seat][:]
-    st.areas = [a[:] for a in g.areas]
-    st.discard = g.discard[:]
-    st.dem = dem
-    st.emb = emb
-    st.known = known if known is not None else [[0] * 6 for _ in range(n)]
-    st.hand_sizes = [sum(h) for h in g.hands]
-    st.deck = len(g.deck)
-    st.era = g.era
-    st.last_round = g.last_round
-    st.copied_hand = g.copied_hand if seat == g.active else 0
-    return st
-
-
-def values(
-    g: GameState,
-    seat: int,
-    known: list[list[int]] | None = None,
-    net: ValueNet | None = None,
-) -> list[float]:
-    """The value of ``g`` to each seat, in ``[0, 1]``, as ``seat`` searches it (see the
-    module's documentation: max-n with three players and a network, else paranoid)."""
-    n = g.n
-    if g.phase == OVER:
-        w = g.winners
-        mine = 1.0 / len(w) if seat in w else 0.0
-    elif net is not None:
-        if n == 3:
-            chances = net.probabilities(g)
-            total = sum(chances)
-            return [p / total for p in chances]
-        mine = net.probability(g, seat)
-    else:
-        v = evaluate(local_view(g, seat, known)) / TEMPERATURE
-        mine = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, v))))
-    if g.teams:
-        return [mine if s % 2 == seat % 2 else 1.0 - mine for s in range(n)]
-    return [mine if s == seat else 1.0 - mine for s in range(n)]
 
 
 def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
@@ -126,7 +72,7 @@ def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> M
         target = g.hands[hidden[1]]
         for d in range(6):
             pool[d] += target[d]
-    mine = _best_keep(local_view(g, me), pool, sum(hand))
+    mine = best_keep(local_view(g, me), pool, sum(hand))
     want = Move(hidden[0], hidden[1], counts_to_str([pool[d] - mine[d] for d in range(6)]))
     for m in moves:
         if m == want:
@@ -166,9 +112,7 @@ class CartaSearchKit(SearchKit):
         t = self._texts.get(key)
         if t is None:
             if isinstance(key, Move):
-                from .game import move_text
-
-                t = (move_text(key),)
+                t = (format_move(key),)
             else:
                 kind, seat = cast(tuple[str, int], key)
                 t = (
@@ -199,7 +143,7 @@ class CartaSearchKit(SearchKit):
     def edges(self, g: GameState) -> list[Edge]:
         out: list[Edge] = []
         deck = bool(g.deck)
-        for m in g._generate():
+        for m in g.raw_moves():
             k = m.kind
             if k == "discovery" and deck:
                 out.append((_DISCOVERY, None))
@@ -212,8 +156,8 @@ class CartaSearchKit(SearchKit):
     def step_edges(self, g: GameState, key: Hashable) -> list[Edge]:
         kind, seat = cast(tuple[str, int], key)
         if kind == "discovery":
-            return [(m, m) for m in g._generate() if m.kind == kind]
-        return [(m, m) for m in g._generate() if m.kind == kind and m.seat == seat]
+            return [(m, m) for m in g.raw_moves() if m.kind == kind]
+        return [(m, m) for m in g.raw_moves() if m.kind == kind and m.seat == seat]
 
     apply = staticmethod(GameState.apply_unchecked)  # type: ignore[assignment]
 

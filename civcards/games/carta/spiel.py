@@ -33,6 +33,7 @@ import numpy.typing as npt
 from ...carta.cards import ERA_COMPOSITION, LETTERS, era_sizes, str_to_counts
 from ...carta.game import new_game
 from ...carta.observation import known_in_hands, public_move_text
+from ...game_api import Choice, get_game
 from .encoding import (
     ACTION_INDEX,
     DISCOVERY_PREFIX_ACTION,
@@ -48,6 +49,8 @@ from .encoding import (
 )
 
 #: OpenSpiel's player ids of a chance node and of a finished game
+#: the registration this model plays (through :func:`civcards.game_api.get_game`)
+GAME_NAME: Final = "carta"
 CHANCE: Final = -1
 TERMINAL: Final = -4
 
@@ -364,10 +367,8 @@ class CartaCore:
         after a ``?`` prefix, it chooses the full move from what was revealed, then
         its picks follow."""
         from ...bots import Decision
-        from ...game_api import Choice
-        from .game import GAME as CIV
 
-        game: Any = CIV
+        game: Any = get_game(GAME_NAME)
         t = self.table
         assert t is not None
         g = t.g

@@ -29,8 +29,8 @@ from typing import Any
 
 from ...bots import bot_choice, make_bot
 from ...carta.game import GameState
-from .game import GAME
-from .search import values
+from ...game_api import get_game
+from .leaf import values
 from .value import FEATURE_SETS, FORMAT, features_all, featurizer, num_features, weights_file
 
 #: chance of a random move instead of the greedy one
@@ -75,7 +75,7 @@ def play_and_record(players: int, seed: int, index: int, features: str = "v1") -
     """
     featurizer(features)  # an unknown feature set is refused at once
     rng = random.Random(f"value:{players}:{seed}:{index}")
-    game: Any = GAME
+    game: Any = get_game("carta")
     g = game.new_state(players, {}, rng.randrange(1 << 62))
     bots = [make_bot(game, "greedy", seed=rng.randrange(1 << 30)) for _ in range(players)]
     rows: list[tuple[list[float], int, float]] = []
