@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
-from typing import Any, Final
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -813,44 +813,3 @@ def describe(table: Table, seat: int | None) -> str:
     if o.finished:
         lines.append(f"over: winners {list(o.winners)} ({o.reason})")
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------------
-# The capability
-
-
-class Civ4Encoding:
-    """civ4's :class:`civcards.envs.protocol.Encoding`."""
-
-    action_size: Final = NUM_ACTIONS
-    observation_shape: Final = (OBS_SIZE,)
-    observation_high: Final = OBS_HIGH
-    actions: Final = ACTIONS
-    observation_layout: Final = OBS_LAYOUT
-    pettingzoo_name: Final = "civ4_v0"
-    gymnasium_id: Final = "civcards/Civ4-v0"
-    openspiel_name: Final = "python_civ4"
-
-    def table(self, state: GameState) -> Table:
-        return Table(state)
-
-    def legal_mask(self, table: Table) -> npt.NDArray[np.int8]:
-        return table.mask()
-
-    def encode_observation(self, table: Table, seat: int | None) -> npt.NDArray[np.float32]:
-        return encode_observation(table, seat)
-
-    def action_of(self, table: Table, move: str) -> list[int]:
-        return table.actions_for(move)
-
-    def move_of(self, table: Table, action: int) -> str:
-        return table.move_of(action)
-
-    def spiel(self) -> Any:
-        """civ4's OpenSpiel model (:mod:`.spiel`)."""
-        from .spiel import SPIEL
-
-        return SPIEL
-
-
-ENCODING: Final = Civ4Encoding()

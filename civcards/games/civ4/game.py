@@ -339,8 +339,8 @@ class Civ4Game:
     # -- research (PettingZoo, Gymnasium, OpenSpiel) -----------------------------------
 
     def encoding(self) -> Any | None:
-        """civ4's action tokens and observation tensor (``encoding.py``; numpy only)."""
-        from .encoding import ENCODING
+        """civ4's action tokens, observation tensor and OpenSpiel model (``research.py``)."""
+        from .research import ENCODING
 
         return ENCODING
 

@@ -37,11 +37,13 @@ import numpy.typing as npt
 from ...civ4 import DECK_CODES, GameState, observe
 from ...civ4.determinize import DeterminizeError, Determinizer
 from ...civ4.options import OPTIONS
-from ...game_api import OptionsError
+from ...game_api import OptionsError, get_game
 from .encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, Table, describe, encode, rewards
 
 CHANCE: Final = -1
 TERMINAL: Final = -4
+#: the registration this model plays (through :func:`civcards.game_api.get_game`)
+GAME_NAME: Final = "civ4"
 SEED_BYTES: Final = 4
 
 #: the OpenSpiel parameters and their defaults (``hand_limit`` -1: none)
@@ -119,10 +121,8 @@ class Civ4Core:
         if self.table is None:
             self.seed.append(action)
             if len(self.seed) == SEED_BYTES:
-                from .game import GAME
-
                 seed = int.from_bytes(bytes(self.seed), "big")
-                self.table = Table(GAME.new_state(self.n, self.options, seed))
+                self.table = Table(get_game(GAME_NAME).new_state(self.n, self.options, seed))
                 self._hands_seen([""] * self.n)
             return
         t = self.table
@@ -236,11 +236,10 @@ class Civ4Core:
         (its whole move, spelled; a move half spelled by others is finished by the bot's
         move only if it agrees)."""
         from ...bots import bot_choice
-        from .game import GAME
 
         t = self.table
         assert t is not None
-        game: Any = GAME
+        game: Any = get_game(GAME_NAME)
         pick = bot_choice(bot, game, t.g)
         return t.actions_for(pick.text)
 
@@ -259,11 +258,9 @@ class Civ4Spiel:
 
     def check(self, params: Mapping[str, Any]) -> tuple[int, float]:
         """(players, utility sum) of these parameters; ``ValueError`` if they are bad."""
-        from .game import GAME
-
         players = int(params["players"])
         try:
-            GAME.check_options(players, _options(params))
+            get_game(GAME_NAME).check_options(players, _options(params))
         except OptionsError as e:
             raise ValueError(str(e)) from None
         return players, 1.0
