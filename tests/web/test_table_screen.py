@@ -208,3 +208,29 @@ def test_carta_play_a_card_and_end_in_two_clicks(server: ServerProcess, browser:
     assert clicks <= 2
     assert page.errors == []
     page.context.close()
+
+
+def test_civ4_a_market_plot_clicked_opens_its_payment_with_steppers(
+    server: ServerProcess, browser: Any
+) -> None:
+    """The card is the control: a click on a market plot's face opens the payment, the
+    proposed payment filled in (its total the cost); a stepper changes one resource."""
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["purchase-plot"]
+    rec.advance(int(at["moves"]))
+    page = open_at(browser, rec, int(at["seat"]), int(at["moves"]), (1280, 800))
+    page.locator('[data-testid^="market-plot-"] h4').first.click()
+    pay = page.locator('#actions button[data-key="go-pay"]')
+    pay.wait_for()
+    assert pay.is_enabled()
+    total = page.locator('[data-testid="pay-sum"]')
+    assert "warn" not in (total.get_attribute("class") or "")
+    less = page.locator('#actions button[data-key^="pay-dec-"]:not([disabled])').first
+    less.click()
+    assert "warn" in (total.get_attribute("class") or "")
+    assert not pay.is_enabled()
+    page.locator('#actions button[data-key="pay-reset"]').click()
+    assert pay.is_enabled()
+    assert not_in_sight(page, ['#actions button[data-key="go-pay"]']) == []
+    assert page.errors == []
+    page.context.close()

@@ -482,8 +482,16 @@ function payPanel(d) {
   const a = ui.pay.a;
   const sum = a[0] + a[1] + a[2];
   const ok = sum === cost && a.every((x, i) => x >= 0 && x <= sup[i]);
-  const fields = RES.map((r, i) => `<label>${resIcon(r)} ${esc(resWord(r))}
-    <input type="number" inputmode="numeric" min="0" max="${Math.min(sup[i], cost)}" value="${a[i]}" data-payres="${i}" data-key="pay-${r}" data-testid="pay-${r}"></label>`);
+  // per resource: a stepper (− +) around the amount, which can also be typed
+  const fields = RES.map((r, i) => {
+    const max = Math.min(sup[i], cost);
+    const word = resWord(r);
+    return `<span class="counter" role="group" aria-label="${esc(word)}">
+    <button type="button" data-paystep="${i}:-1" data-key="pay-dec-${r}" aria-label="${esc(t("ccg.web.less", { what: word }))}"${a[i] <= 0 ? " disabled" : ""}>−</button>
+    <label>${resIcon(r)} <span class="sr-only">${esc(word)}</span>
+    <input type="number" inputmode="numeric" min="0" max="${max}" value="${a[i]}" data-payres="${i}" data-key="pay-${r}" data-testid="pay-${r}"></label>
+    <button type="button" data-paystep="${i}:1" data-key="pay-inc-${r}" aria-label="${esc(t("ccg.web.plus", { what: word }))}"${a[i] >= max ? " disabled" : ""}>+</button></span>`;
+  });
   return `<h2>${esc(t("ccg.web.pay_title", { cost, plot: plot.name }))}</h2>
     <div class="rows paybox" role="group" aria-label="${esc(t("ccg.web.pay_title", { cost, plot: plot.name }))}">${fields.join("")}</div>
     <p data-testid="pay-sum" class="${ok ? "" : "warn"}">${esc(t("ccg.web.pay_sum", { sum, cost }))}</p>
@@ -730,6 +738,20 @@ function bind(box) {
       T.render();
     });
   }
+  // the objects are controls too: a card or a plot with one thing to do does it when clicked
+  // (a market's plot: buy it, the payment opening); with several, its buttons are shown
+  for (const c of box.querySelectorAll("li.ccard, li.plot")) {
+    const acts = [...c.querySelectorAll(":scope > button:not([disabled])")];
+    if (!acts.length) continue;
+    c.classList.add("actable");
+    c.addEventListener("click", (e) => {
+      if (e.target.closest("button, a, input, select, label")) return;
+      if (acts.length === 1) { acts[0].click(); return; }
+      for (const o of document.querySelectorAll(".c4 .chosen")) o.classList.remove("chosen");
+      c.classList.add("chosen");
+      acts[0].focus();
+    });
+  }
   for (const i of box.querySelectorAll("input[data-payres]")) {
     i.addEventListener("change", () => { ui.pay.a[Number(i.dataset.payres)] = Math.max(0, Math.floor(Number(i.value) || 0)); T.render(); });
   }
@@ -747,7 +769,12 @@ function onClick(b) {
     else submit(ds.send, opened.map((e) => e.option));
   } else if (ds.dec) adjust(ds.dec, -1);
   else if (ds.inc) adjust(ds.inc, 1);
-  else if (ds.pay) {
+  else if (ds.paystep) {
+    const [i, d] = ds.paystep.split(":").map(Number);
+    const max = Math.min(B.seats[view.seat].supply[i], decide().plot_cost);
+    ui.pay.a[i] = Math.max(0, Math.min(max, ui.pay.a[i] + d));
+    T.render();
+  } else if (ds.pay) {
     const def = (decide().plot_pay || {})[ds.pay];
     ui.pay = { code: ds.pay, a: def ? parseRes(def) : [0, 0, 0] };
     ui.build = null; ui.attack = null;
