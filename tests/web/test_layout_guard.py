@@ -337,6 +337,8 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
             raise AssertionError("the game did not end")
         page.wait_for_selector('[data-testid="scores"]')
         guard.check(page, "game-over")
+        ARTIFACTS.mkdir(exist_ok=True)  # the end, to look at
+        page.screenshot(path=str(ARTIFACTS / "layout-civ4-game-over-phone-de.png"), full_page=True)
         assert paid, "no plot could be bought in this game"
         guard.done()
         assert not errors, errors
@@ -376,6 +378,8 @@ def test_carta_whole_game_on_a_phone_in_spanish(server: ServerProcess, browser: 
             raise AssertionError("the game did not end")
         page.wait_for_selector('[data-testid="winners"]')
         guard.check(page, "game-over")
+        ARTIFACTS.mkdir(exist_ok=True)  # the end, to look at
+        page.screenshot(path=str(ARTIFACTS / "layout-carta-game-over-phone-es.png"), full_page=True)
         guard.done()
         assert not errors, errors
     finally:

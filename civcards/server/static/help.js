@@ -112,6 +112,7 @@ export function initTips() {
     if (document.contains(tipFor) && document.activeElement === tipFor && performance.now() - focusShown < 400) placeTip();
     else hideTip();
   }, { passive: true, capture: true });
+  window.addEventListener("resize", hideTip); // (a phone turned: the tip would stand out of the page)
   tabbable(document.body);
   new MutationObserver((changes) => {
     for (const c of changes) {
