@@ -23,15 +23,25 @@ axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 Page = Any
 
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
 #: the impacts that fail a page (axe's four: minor, moderate, serious, critical)
 FAILING = ("serious", "critical")
 #: a small analysis budget: the review's page is checked once its analysis is done
 ENV = {"CIVCARDS_ANALYSIS_BOT": "ismcts:20it", "CIVCARDS_HINT_BOT": "ismcts:20it"}
 
+#: until the page's finite animations have ended
+SETTLED_JS = """() => Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+  .map((a) => a.finished.catch(() => null)))"""
+
 
 def violations(page: Page, where: str) -> list[str]:
     """The serious and critical violations axe finds on the page as it is now, one line each:
-    the page, the rule, its impact, and the offending nodes' selectors."""
+    the page, the rule, its impact, and the offending nodes' selectors. The page's animations
+    (a move fading in) end first: a colour half faded in is no colour the player reads."""
+    page.evaluate(SETTLED_JS)
     found = axe_sync.Axe().run(page).response["violations"]
     out = []
     for v in found:
@@ -68,7 +78,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Page]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     p = ctx.new_page()
     errors = watch_errors(p)
     yield p
@@ -81,6 +91,7 @@ def open_at(page: Page, rec: Recorded, name: str) -> int:
     moves = int(rec.record["positions"][name]["moves"])
     rec.advance(moves)
     seat = rec.seat_at(name)
+    page.goto("about:blank")  # a fresh page (the same seat's link differs only by its hash)
     page.goto(rec.link(seat))
     at_move(page, moves)
     page.wait_for_function(
@@ -112,26 +123,37 @@ def test_the_rules(server: ServerProcess, page: Page, game: str) -> None:
 def test_the_civ4_table_with_a_payment_open(server: ServerProcess, page: Page) -> None:
     check = Found()
     rec = start(server.base, load("civ4-2p"))
+    open_at(page, rec, "draft")
+    check(page, "civ4 table (draft)")
     open_at(page, rec, "purchase-attack")
     check(page, "civ4 table (purchase)")
     page.locator('#actions button[data-key="attack"]').first.click()
     page.wait_for_selector('#actions button[data-key="go-attack"]')
     check(page, "civ4 table (attack)")
+    open_at(page, rec, "defend")
+    check(page, "civ4 table (defence)")
     open_at(page, rec, "purchase-plot")
     page.locator('#mine button[data-key^="buy-plot-"]').first.click()
     page.wait_for_selector('#actions button[data-key="go-pay"]')
     check(page, "civ4 table (payment)")
+    page.set_viewport_size(PHONE)
+    check(page, "civ4 table (payment, phone)")
     check.done()
 
 
 def test_the_carta_table_and_the_review_of_its_game(server: ServerProcess, page: Page) -> None:
     check = Found()
     rec = start(server.base, load("carta-draft-4p"))
+    open_at(page, rec, "draft")
+    check(page, "CIV table (draft)")
     open_at(page, rec, "effects")
     check(page, "CIV table (play)")
     page.locator("#actions button.effect").first.click()
     page.wait_for_selector('#actions button[data-key="cancel"]')
     check(page, "CIV table (an effect)")
+    page.set_viewport_size(PHONE)
+    check(page, "CIV table (an effect, phone)")
+    page.set_viewport_size(DESKTOP)
     rec.advance(int(rec.record["positions"]["finished"]["moves"]))
     page.wait_for_selector('[data-testid="winners"]')
     check(page, "CIV table (finished)")
