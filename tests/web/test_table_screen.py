@@ -134,6 +134,13 @@ def test_civ4_phone_action_bar_is_fixed_at_the_bottom(server: ServerProcess, bro
     )
     assert bar == ["fixed", 844, 390]
     assert not_in_sight(page, ['#actions button[data-key="end"]']) == []
+    # a tab brings its region into sight; the address keeps the seat
+    assert not_in_sight(page, ['[data-testid="tabs"] a[href="#mine"]']) == []
+    page.click('[data-testid="tabs"] a[href="#mine"]')
+    page.wait_for_function(
+        "() => document.querySelector('#mine').getBoundingClientRect().top < 120"
+    )
+    assert "seat=" in page.evaluate("location.hash")
     # the end of the page (the log) is not under the bar
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     last = page.evaluate(

@@ -358,6 +358,15 @@ onLang((code) => {
   if (view) render();
 });
 onGuide(() => { if (view) render(); });
+// a phone's tabs (table.html): each scrolls to its region (the address keeps its #seat=)
+for (const a of document.querySelectorAll(".tabs a")) {
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    const el = document.querySelector(a.getAttribute("href"));
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (el) el.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+  });
+}
 // a phone's action bar is fixed at the bottom (app.css): the page keeps room for it
 new ResizeObserver(() => {
   const bar = $("actions");
