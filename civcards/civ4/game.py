@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .checks import is_legal
-from .effects import Fx, compute_effects
-from .execute import apply, apply_unchecked, finish
+from .effects import Fx
+from .execute import apply, apply_unchecked
 from .legal import (
     attack_assignments,
     attack_units,
@@ -130,8 +130,6 @@ __all__ = [
 
 #: the card sets by name (the tests add one to it; :data:`civcards.civ4.state.SETS` itself)
 _SETS = SETS
-#: the former name of :func:`civcards.civ4.effects.compute_effects` (kept for old imports)
-_compute_fx = compute_effects
 
 
 class GameState(State):
@@ -166,9 +164,6 @@ class GameState(State):
     apply = apply
     apply_unchecked = apply_unchecked
     is_legal = is_legal
-
-    #: the former name of :func:`civcards.civ4.execute.finish` (kept for old callers)
-    _finish = finish
 
 
 # ---------------------------------------------------------------------------

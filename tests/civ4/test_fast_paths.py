@@ -19,7 +19,8 @@ from civcards.civ4 import NotationError, choices, expand, new_game, parse_move
 from civcards.civ4.bench import random_playout
 from civcards.civ4.cards import DECK_CODES, N_DECK
 from civcards.civ4.choices import _collect_prefix, _index_multisets
-from civcards.civ4.game import _compute_fx, multisets
+from civcards.civ4.effects import compute_effects
+from civcards.civ4.game import multisets
 from civcards.game_api import get_game
 
 
@@ -33,7 +34,7 @@ def test_c52_cached_effects_equal_a_fresh_computation(players: int) -> None:
             for s in range(players):
                 fx = g.fx[s]
                 if fx is not None:
-                    assert fx == _compute_fx(g.techs[s], g.plots[s])
+                    assert fx == compute_effects(g.techs[s], g.plots[s])
                     checked += 1
             c = rng.choice(choices(g))
             while not c.final:

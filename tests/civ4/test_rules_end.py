@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civcards.civ4 import position_json
+from civcards.civ4.execute import finish
 from civcards.civ4.game import GameState
 from tests.civ4.helpers import (
     at_purchase,
@@ -80,13 +81,13 @@ def test_c70_scoring_and_tiebreaks() -> None:
     grant_tech(g, 1, "MYS")
     set_pop(g, 1, 1, 1)
     assert g.score(0) == [2, 0, 2, 0] and g.score(1) == [2, 1, 1, 0]
-    g._finish("last_tech")
+    finish(g, "last_tech")
     assert g.winners == [1]
     g2 = at_purchase(2)
     for s in (0, 1):
         for pl in range(1, 5):
             set_pop(g2, s, pl, 1)
-    g2._finish("last_tech")
+    finish(g2, "last_tech")
     assert g2.winners == [0, 1]
 
 
