@@ -253,7 +253,7 @@ function handHTML() {
     } else if (c.kind !== "unit") buttons.push(whyNot(`build-${c.code}`));
     const cost = c.now === null || c.now === undefined ? "" : (c.now !== c.cost ? t("ccg.web.cost_now", { now: c.now, base: c.cost }) : t("ccg.cost", { cost: c.now }));
     return `<li class="ccard k-${esc(c.kind)} ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
-      <h4 data-tip="${esc(c.help)}">${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
+      <h4 aria-level="3" data-tip="${esc(c.help)}">${esc(c.name)}${c.count > 1 ? ` ×${c.count}` : ""} <small>${esc(c.kind_name)}</small></h4>
       <div class="meta">${cost ? `${esc(cost)} ${resChips([0, c.now, 0])}` : ""} ${icons(c)}
         <span>${esc(t("ccg.cash_value", { res: "" }).trim())} ${resChips(c.res)}</span></div>
       <p class="help">${esc(c.help)}</p>${buttons.join(" ")}</li>`;
@@ -371,7 +371,7 @@ function panel() {
   const step = B.step;
   const d = decide();
   if (step === "draft") {
-    const plots = (B.draft || []).map((p) => `<li class="ccard"><h4 data-tip="${esc(p.help)}">${esc(p.name)} ${resChips(p.yields)}</h4>
+    const plots = (B.draft || []).map((p) => `<li class="ccard"><h4 aria-level="3" data-tip="${esc(p.help)}">${esc(p.name)} ${resChips(p.yields)}</h4>
       ${has(`pick ${p.code}`) ? `<button type="button" class="primary" data-send="pick ${esc(p.code)}" data-key="pick-${esc(p.code)}" aria-label="${esc(t("ccg.move.pick", { plot: p.name }))}">${esc(t("ccg.web.take"))}</button>` : ""}</li>`);
     return `<h2>${esc(t("ccg.web.draft_title"))}</h2><ul class="cards">${plots.join("")}</ul>`;
   }
