@@ -28,8 +28,9 @@ PHONE = {"width": 390, "height": 844}
 
 #: the impacts that fail a page (axe's four: minor, moderate, serious, critical)
 FAILING = ("serious", "critical")
-#: a small analysis budget: the review's page is checked once its analysis is done
-ENV = {"CIVCARDS_ANALYSIS_BOT": "ismcts:20it", "CIVCARDS_HINT_BOT": "ismcts:20it"}
+#: a small analysis budget, in time (as test_review.py's civ4 server): the review's page is
+#: checked once its analysis is done
+ENV = {"CIVCARDS_ANALYSIS_BOT": "ismcts:5ms", "CIVCARDS_HINT_BOT": "ismcts:5ms"}
 
 #: until the page's finite animations have ended
 SETTLED_JS = """() => Promise.all(document.getAnimations()
