@@ -126,9 +126,9 @@ def test_every_engine_move_has_an_action() -> None:
         for seed in range(6):
             g = start(config, 1000 + seed)
             while not g.finished:
-                for m in g._generate():
+                for m in g.raw_moves():
                     assert 0 <= action_of(m, g.active, g.n) < PICK0
-                g.apply_unchecked(rng.choice(g._generate()))
+                g.apply_unchecked(rng.choice(g.raw_moves()))
 
 
 def test_observation_is_what_the_seat_may_know_r25() -> None:
@@ -139,7 +139,7 @@ def test_observation_is_what_the_seat_may_know_r25() -> None:
         for _ in range(rng.randrange(5, 40)):
             if g.finished:
                 break
-            g.apply_unchecked(rng.choice(g._generate()))
+            g.apply_unchecked(rng.choice(g.raw_moves()))
         for seat in range(g.n):
             v = encode(Table(g), seat)
             assert v.shape == (OBS_SIZE,) and v.dtype == np.float32

@@ -13,7 +13,7 @@ from .effects import DISCARD_DOMAIN
 from .moves import EFFECT_OF_KIND, Move
 
 if TYPE_CHECKING:
-    from .game import GameState
+    from .state import State as GameState
 
 _TITLE = {
     "assassination": "Assassination",

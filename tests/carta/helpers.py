@@ -22,6 +22,7 @@ from civcards.carta.cards import (
     era_sizes,
     str_to_counts,
 )
+from civcards.carta.execute import start_turn
 from civcards.carta.notation import position_json
 
 #: R1: cards of each domain in the whole box (M R E S C U).
@@ -180,7 +181,7 @@ def force(
     g.last_round = last_round
     g.draft_hold = [[0] * 6 for _ in range(n)]
     g.draft_centre = [0] * 6
-    g._start_turn(g.start if active is None else active)
+    start_turn(g, g.start if active is None else active)
     if coin is not None:
         g.coin = (coin[0], coin[1], LETTERS.index(coin[2]))
     assert card_totals(g) == list(BOX), card_totals(g)

@@ -54,7 +54,7 @@ def test_generated_moves_are_distinct_and_match_legal_list() -> None:
     for i in range(200):
         g = start(CONFIGS[i % len(CONFIGS)], 10_000 + i)
         for state in walk(g, rng):
-            raw = [format_move(m) for m in state._generate()]
+            raw = [format_move(m) for m in state.raw_moves()]
             assert len(raw) == len(set(raw))
             assert sorted(raw) == state.legal_strings()
 
@@ -208,7 +208,7 @@ def test_random_playout_is_uniform_over_legal_moves() -> None:
     rng = random.Random(3)
     for _ in range(len(legal) * 400):
         h = g.copy()
-        moves = h._generate()
+        moves = h.raw_moves()
         pick = moves[int(rng.random() * len(moves))]
         counts[format_move(pick)] = counts.get(format_move(pick), 0) + 1
     assert sorted(counts) == legal
