@@ -181,6 +181,14 @@ def test_civ4_collect_buy_a_plot_and_end_in_four_clicks(
     # the move is seen: the new plot is marked as the last move's change, until the next move
     new_plot = f'[data-testid="plot-{seat}-{plots_before + 1}"]'
     assert "moved" in (page.get_attribute(new_plot, "class") or "").split()
+    # animated in, unless the player asks for less motion
+    motion = (
+        "s => { const el = document.querySelector(s); el.classList.add('moved-in');"
+        " return getComputedStyle(el).animationName; }"
+    )
+    assert page.evaluate(motion, new_plot) == "moved-in"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(motion, new_plot) == "none"
     click('#actions button[data-key="end"]')
     # the purchases are over: the next step (the seat's own or another's) is shown
     page.wait_for_function(
