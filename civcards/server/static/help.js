@@ -59,6 +59,9 @@ function placeTip() {
   const b = box();
   const el = tipFor;
   if (!el) return;
+  // measured where it has the page's whole width (its last place would narrow it)
+  b.style.left = "0px";
+  b.style.top = "0px";
   const r = el.getBoundingClientRect();
   const width = document.documentElement.clientWidth;
   const w = b.offsetWidth;
