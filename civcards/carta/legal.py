@@ -7,7 +7,7 @@ Discovery or an Inquisition one step later.
 
 >>> from civcards.carta.game import new_game
 >>> legal_strings(new_game(players=2, seed=7))
-['play E', 'play R', 'play S']
+['play C', 'play M', 'play R']
 """
 
 from __future__ import annotations
