@@ -173,7 +173,7 @@ def register(app: typer.Typer) -> None:
             from ..server.clocks import beat_from_env
 
             beat_from_env()  # $CIVCARDS_CLOCK_BEAT (docs/operations.md)
-            from ..server.accounts import LoginLimits
+            from ..server.account_session import LoginLimits
 
             LoginLimits.from_env()  # $CIVCARDS_LOGIN_* (docs/accounts.md)
         except ValueError as e:

@@ -48,8 +48,7 @@ import json
 import logging
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any, cast
 
@@ -57,346 +56,41 @@ from fastapi import APIRouter, Header
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import (
-    Boolean,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    bindparam,
     delete,
     insert,
     select,
     update,
 )
-from sqlalchemy.engine import Connection, CursorResult, Engine
+from sqlalchemy.engine import Connection, CursorResult
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-from ..game_api import GameError, get_game
-from .botpool import BotSettings
+from .clock_state import (
+    CLOCK_TYPES,
+    RECLAIMS,
+    UPDATE_CLOCK,
+    ClockRow,
+    ClockState,
+    SeatGone,
+    ServiceRow,
+    ServiceTime,
+    allowance,
+    check_clock,
+    spec_of,
+    turn_state,
+)
 from .core import (
     DB_DOWN,
     ApiError,
     Live,
     TableServer,
-    check_bot,
     clean_name,
-    new_token,
 )
-from .db import Base, PendingRow, SeatRow, hash_token
-from .kinds import default_bot
+from .db import PendingRow, SeatRow
 from .models import ClockIn, GameOut, JoinOut, ReclaimOut, VoteOut
+from .names import seat_name
 
 log = logging.getLogger("civcards.server")
-
-CLOCK_TYPES = ("none", "move", "game", "days")
-#: seconds a seat to move may keep the table waiting before the others may vote it out
-DEFAULT_GRACE = 300
-MAX_GRACE = 7 * 86400
-#: the most seconds a move (``move``) or a whole game (``game``) may be given
-MAX_MOVE_SECONDS = 86400
-MAX_BASE_SECONDS = 7 * 86400
-MAX_INCREMENT = 3600
-MAX_DAYS = 30
-DAY = 86400.0
-REASONS = ("timeout", "resigned", "vote")
-
-
-class ClockRow(Base):
-    """A game's clock and absent-player state (seconds since the epoch: ``deadline`` in
-    service time, ``started`` in wall time)."""
-
-    __tablename__ = "clocks"
-
-    game_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-    )
-    #: the move number the current turn began at
-    idx: Mapped[int] = mapped_column(Integer)
-    #: the seat to move since then (null: nobody, the game is over)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: when the turn began (wall time: what the views show, the vote's grace counts from it)
-    started: Mapped[float] = mapped_column(Float)
-    #: when the seat to move runs out of time, in service time (null: no clock runs)
-    deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
-    #: JSON: each seat's time left at the start of the turn (``game`` clocks), else []
-    remaining: Mapped[str] = mapped_column(Text, default="[]")
-    #: JSON: the seats voting to replace the seat to move
-    votes: Mapped[str] = mapped_column(Text, default="[]")
-    #: JSON: the takeovers so far (the record's ``takeovers``)
-    takeovers: Mapped[str] = mapped_column(Text, default="[]")
-    #: JSON: the seats taken over for time whose players asked for them back while the bot
-    #: played their turn: theirs again once it ends (migration 0006_reclaims)
-    reclaims: Mapped[str] = mapped_column(Text, default="[]")
-
-
-class ServiceRow(Base):
-    """The one row of the service's heartbeat: service time is wall time less downtime."""
-
-    __tablename__ = "clock_service"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    beat: Mapped[float] = mapped_column(Float)
-    downtime: Mapped[float] = mapped_column(Float)
-    stopped: Mapped[bool] = mapped_column(Boolean, default=False)
-
-
-# -- settings -----------------------------------------------------------------------------
-
-
-def _whole(value: object, what: str, low: int, high: int, unit: str) -> int:
-    if value is None:
-        raise ApiError(422, "bad_clock", f"this clock needs {what}")
-    if type(value) is not int:
-        raise ApiError(422, "bad_clock", f"{what} is a whole number of {unit}")
-    if value < low:
-        least = unit.removesuffix("s") if low == 1 else unit
-        raise ApiError(422, "bad_clock", f"{what} is at least {low} {least}, not {value}")
-    if value > high:
-        raise ApiError(422, "bad_clock", f"{what} is at most {high:,} {unit}, not {value:,}")
-    return value
-
-
-def check_clock(
-    game_name: str,
-    clock: Mapping[str, Any] | None,
-    takeover_bot: str | None = None,
-    grace: int | None = None,
-    caps: BotSettings | None = None,
-) -> dict[str, Any]:
-    """The normalised clock settings of a new game of ``game_name`` (stored with its
-    set-up), or :class:`ApiError` with one sentence. ``caps``: the server's bot settings
-    (the takeover bot thinks within them; None: the defaults)."""
-    try:
-        game = get_game(game_name)
-    except GameError as e:
-        raise ApiError(422, "bad_game", str(e)) from None
-    clock = dict(clock or {})
-    kind = clock.get("type") or "none"
-    if kind not in CLOCK_TYPES:
-        raise ApiError(
-            422,
-            "bad_clock",
-            f"there is no clock {kind!r}: choose none, move (seconds per move), game (a "
-            "time for the whole game with an increment) or days (days per move)",
-        )
-    wanted = {"none": (), "move": ("seconds",), "game": ("base", "increment"), "days": ("days",)}
-    for key in ("seconds", "base", "increment", "days"):
-        if clock.get(key) is not None and key not in wanted[kind]:
-            raise ApiError(422, "bad_clock", f"a {kind!r} clock has no {key!r}")
-    spec: dict[str, Any] = {
-        "type": kind,
-        "seconds": None,
-        "base": None,
-        "increment": None,
-        "days": None,
-    }
-    if kind == "move":
-        spec["seconds"] = _whole(
-            clock.get("seconds"), "the seconds per move", 1, MAX_MOVE_SECONDS, "seconds"
-        )
-    elif kind == "game":
-        spec["base"] = _whole(clock.get("base"), "the game's time", 1, MAX_BASE_SECONDS, "seconds")
-        inc = clock.get("increment")
-        spec["increment"] = _whole(
-            0 if inc is None else inc, "the increment", 0, MAX_INCREMENT, "seconds"
-        )
-    elif kind == "days":
-        spec["days"] = _whole(clock.get("days"), "the days per move", 1, MAX_DAYS, "days")
-    spec["takeover_bot"] = check_bot(
-        game, takeover_bot or default_bot(game), "the bot taking over a seat", caps
-    )
-    spec["grace"] = _whole(
-        DEFAULT_GRACE if grace is None else grace, "the grace period", 1, MAX_GRACE, "seconds"
-    )
-    return spec
-
-
-def spec_of(live: Live) -> dict[str, Any]:
-    """The game's clock settings (a game stored before clocks: none, the defaults)."""
-    if live.clock:
-        return live.clock
-    return {
-        "type": "none",
-        "seconds": None,
-        "base": None,
-        "increment": None,
-        "days": None,
-        "takeover_bot": default_bot(live.game),
-        "grace": DEFAULT_GRACE,
-    }
-
-
-# -- state --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClockState:
-    """A game's clock now: ``started`` in wall time, ``deadline`` in service time."""
-
-    idx: int
-    seat: int | None
-    started: float
-    deadline: float | None
-    remaining: list[float] = field(default_factory=list)
-    votes: list[int] = field(default_factory=list)
-    takeovers: list[dict[str, Any]] = field(default_factory=list)
-    #: the seats to give back to their players once the bot ends the turn it plays
-    reclaims: list[int] = field(default_factory=list)
-
-    def values(self) -> dict[str, Any]:
-        return {
-            "idx": self.idx,
-            "seat": self.seat,
-            "started": self.started,
-            "deadline": self.deadline,
-            "remaining": json.dumps(self.remaining),
-            "votes": json.dumps(self.votes),
-            "takeovers": json.dumps(self.takeovers),
-            "reclaims": json.dumps(self.reclaims),
-        }
-
-    @staticmethod
-    def of(row: ClockRow) -> ClockState:
-        return ClockState(
-            idx=row.idx,
-            seat=row.seat,
-            started=row.started,
-            deadline=row.deadline,
-            remaining=[float(x) for x in json.loads(row.remaining or "[]")],
-            votes=[int(x) for x in json.loads(row.votes or "[]")],
-            takeovers=list(json.loads(row.takeovers or "[]")),
-            reclaims=[int(x) for x in json.loads(row.reclaims or "[]")],
-        )
-
-
-def _allowance(spec: Mapping[str, Any], remaining: list[float], seat: int) -> float | None:
-    """The time ``seat`` has for a move starting now (None: no clock)."""
-    kind = spec["type"]
-    if kind == "move":
-        return float(spec["seconds"])
-    if kind == "days":
-        return float(spec["days"]) * DAY
-    if kind == "game":
-        return remaining[seat] if seat < len(remaining) else float(spec["base"])
-    return None
-
-
-def turn_state(
-    live: Live,
-    spec: Mapping[str, Any],
-    state: Any,
-    idx: int,
-    now: float,
-    remaining: list[float],
-    takeovers: list[dict[str, Any]],
-    reclaims: list[int] | None = None,
-) -> ClockState:
-    """The clock of a turn starting now (``now``: service time) at move number ``idx`` of
-    ``state``."""
-    seat = None if state.finished else state.to_move
-    deadline = None
-    if seat is not None and live.seats[seat].kind == "human":
-        allow = _allowance(spec, remaining, seat)
-        if allow is not None:
-            deadline = now + max(0.0, allow)
-    return ClockState(
-        idx, seat, time.time(), deadline, list(remaining), [], list(takeovers), list(reclaims or [])
-    )
-
-
-#: the clock's row after a move: built once (SQL Core on bound parameters, as the moves'
-#: own statements are), it is on the hot path of every move
-_CLOCK_FIELDS = (
-    "idx",
-    "seat",
-    "started",
-    "deadline",
-    "remaining",
-    "votes",
-    "takeovers",
-    "reclaims",
-)
-_UPDATE_CLOCK = (
-    update(ClockRow)
-    .where(ClockRow.game_id == bindparam("gid", type_=String()))
-    .values({f: bindparam(f"v_{f}") for f in _CLOCK_FIELDS})
-)
-
-
-#: the reclaims in the clock's row (read in a move's transaction when processes share games)
-_RECLAIMS = select(ClockRow.reclaims).where(ClockRow.game_id == bindparam("gid", type_=String()))
-
-
-class _Gone(Exception):
-    """The seat was taken over meanwhile (another process was first)."""
-
-
-# -- service time ---------------------------------------------------------------------------
-
-
-class ServiceTime:
-    """Service time: the wall clock less the time during which no server ran."""
-
-    def __init__(self, engine: Engine, beat: float) -> None:
-        self.engine = engine
-        self.interval = beat
-        self.downtime = 0.0
-        self.last_beat = 0.0
-
-    def now(self) -> float:
-        return time.time() - self.downtime
-
-    def open(self) -> None:
-        """At start: forgive the time no server ran (a clean stop's, or a long gap)."""
-        now = time.time()
-        with self.engine.begin() as conn:
-            row = conn.execute(
-                select(ServiceRow.beat, ServiceRow.downtime, ServiceRow.stopped)
-                .where(ServiceRow.id == 1)
-                .with_for_update()
-            ).first()
-            if row is None:
-                try:
-                    with conn.begin_nested():
-                        conn.execute(
-                            insert(ServiceRow).values(id=1, beat=now, downtime=0.0, stopped=False)
-                        )
-                except IntegrityError:  # another process was first
-                    pass
-                self.downtime = 0.0
-            else:
-                beat, downtime, stopped = row
-                gap = now - beat
-                if gap > 0 and (stopped or gap > 2 * self.interval):
-                    downtime += gap
-                    log.info("clocks: %.1f s without a server; no clock counts them", gap)
-                self.downtime = downtime
-                conn.execute(
-                    update(ServiceRow)
-                    .where(ServiceRow.id == 1)
-                    .values(beat=now, downtime=downtime, stopped=False)
-                )
-        self.last_beat = now
-
-    def beat(self, *, stopping: bool = False) -> None:
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(
-                update(ServiceRow)
-                .where(ServiceRow.id == 1)
-                .where(ServiceRow.beat < now)
-                .values(beat=now, stopped=stopping)
-            )
-            got = conn.execute(select(ServiceRow.downtime).where(ServiceRow.id == 1)).scalar()
-        if got is not None:
-            self.downtime = float(got)
-        self.last_beat = now
-
-    def due(self) -> bool:
-        return time.time() - self.last_beat >= self.interval
-
 
 # -- the clocks -----------------------------------------------------------------------------
 
@@ -477,7 +171,7 @@ class Clocks:
         takeovers = list(old.takeovers) if old is not None else list(live.takeovers)
         reclaims = list(old.reclaims) if old is not None else []
         if self.server.shared:  # another process may have taken a reclaim meanwhile
-            got = conn.execute(_RECLAIMS, {"gid": live.id}).scalar()
+            got = conn.execute(RECLAIMS, {"gid": live.id}).scalar()
             reclaims = [int(x) for x in json.loads(got or "[]")]
         if reclaims:
             reclaims = self._give_back(conn, live, nxt, idx + 1, reclaims, takeovers)
@@ -522,7 +216,7 @@ class Clocks:
     @staticmethod
     def _write(conn: Connection, gid: str, st: ClockState) -> None:
         values = st.values()
-        res = conn.execute(_UPDATE_CLOCK, {"gid": gid, **{f"v_{k}": v for k, v in values.items()}})
+        res = conn.execute(UPDATE_CLOCK, {"gid": gid, **{f"v_{k}": v for k, v in values.items()}})
         if cast("CursorResult[Any]", res).rowcount != 1:
             conn.execute(insert(ClockRow).values(game_id=gid, **values))
 
@@ -569,7 +263,7 @@ class Clocks:
         remaining: list[float | None] = [None] * len(live.seats)
         for i, s in enumerate(live.seats):
             if s.kind == "human" and spec["type"] != "none":
-                allow = _allowance(spec, st.remaining if st is not None else [], i)
+                allow = allowance(spec, st.remaining if st is not None else [], i)
                 remaining[i] = None if allow is None else round(allow, 3)
         running = None
         deadline = None
@@ -717,7 +411,7 @@ class Clocks:
     def _take_over_locked(self, live: Live, seat: int, reason: str, *, idx: int | None) -> bool:
         server = self.server
         if server.shared:
-            server._sync_locked(live)
+            server.sync(live)
         if live.finished:
             raise ApiError(409, "finished", "the game is over")
         info = live.seats[seat]
@@ -755,15 +449,15 @@ class Clocks:
                 .values(kind="bot", bot=bot)
             )
             if cast("CursorResult[Any]", res).rowcount != 1:
-                raise _Gone
+                raise SeatGone
             self._write(conn, gid, new)
             if drop and has_pending:
                 conn.execute(delete(PendingRow).where(PendingRow.game_id == gid))
 
         try:
-            server._store(live, write)
-        except _Gone:
-            server._sync_locked(live)
+            server.store(live, write)
+        except SeatGone:
+            server.sync(live)
             return False
         info.kind = "bot"
         info.bot = bot
@@ -780,7 +474,7 @@ class Clocks:
         async with live.lock:
             server = self.server
             if server.shared:
-                server._sync_locked(live)
+                server.sync(live)
             if live.finished:
                 raise ApiError(409, "finished", "the game is over")
             if not 0 <= absent < len(live.seats):
@@ -877,12 +571,12 @@ class Clocks:
                         .values(kind="human", bot=None)
                     )
                     if cast("CursorResult[Any]", res).rowcount != 1:
-                        raise _Gone
+                        raise SeatGone
                 self._write(conn, gid, new)
 
             try:
                 server.store(live, write)
-            except _Gone:
+            except SeatGone:
                 server.sync(live)
                 raise ApiError(409, "stale", "the seat changed meanwhile: look again") from None
             if back:
@@ -910,7 +604,7 @@ class Clocks:
             )
         async with live.lock:
             if server.shared:
-                server._sync_locked(live)
+                server.sync(live)
             if live.finished:
                 raise ApiError(409, "finished", "the game is over")
             free = [i for i, s in enumerate(live.seats) if free_seat(s)]
@@ -927,35 +621,12 @@ class Clocks:
             for h in getattr(server, "hooks", []):  # may refuse (a rated game's seat)
                 h.claiming(live, seat)
             info = live.seats[seat]
-            new_name = server._check_name(live, seat, name)
-            tok = new_token()
-            new_hash = hash_token(tok)
-            with Session(server.engine) as s, s.begin():
-                res = s.execute(
-                    update(SeatRow)
-                    .where(
-                        SeatRow.game_id == live.id,
-                        SeatRow.seat == seat,
-                        SeatRow.invite_hash == info.invite_hash,
-                        SeatRow.token_hash.is_(None),
-                    )
-                    .values(
-                        token_hash=new_hash,
-                        invite_hash=None,
-                        name=new_name,
-                        joined=info.joined or bool(name),
-                    )
-                )
-                if cast("CursorResult[Any]", res).rowcount != 1:
-                    server._sync_locked(live)
-                    raise ApiError(409, "seat_taken", f"seat {seat} was taken meanwhile")
-            info.invite_hash = None
-            info.name = new_name
-            info.joined = info.joined or bool(name)
-            server._set_token(live, seat, new_hash)
-            tell = getattr(server, "_tell", None)
-            if tell is not None:
-                tell("seat_token", live, seat, tok)
+            new_name = seat_name(live, seat, name)
+            tok = server.seats.give(
+                live, seat, name=new_name, joined=info.joined or bool(name), unclaimed=True
+            )
+            if tok is None:
+                raise ApiError(409, "seat_taken", f"seat {seat} was taken meanwhile")
         log.info("game %s: open seat %d taken", live.id, seat)
         await server.changed(live)
         return seat, tok
