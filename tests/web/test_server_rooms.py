@@ -69,7 +69,7 @@ def foreign_private_uses(path: Path, tree: ast.Module, others: set[str]) -> list
         ):
             name = node.args[1].value
         if name is not None and private(name) and name not in own and name in others:
-            found.append(f"{path.name}:{getattr(node, "lineno", 0)}: {ast.unparse(node)[:80]}")
+            found.append(f"{path.name}:{getattr(node, 'lineno', 0)}: {ast.unparse(node)[:80]}")
     return found
 
 
