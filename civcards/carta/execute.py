@@ -66,6 +66,7 @@ def apply_unchecked(g: State, m: Move) -> None:
 
 
 def check_coin(g: State) -> None:
+    """R19: the coin of Inspiration returns when its holder no longer has the most Culture."""
     coin = g.coin
     assert coin is not None
     h = coin[0]
@@ -77,6 +78,7 @@ def check_coin(g: State) -> None:
 
 
 def effect(g: State, m: Move, me: int) -> None:
+    """Play the effect ``m`` (R10-R20) for ``me``, marking it used this turn."""
     k = m.kind
     hand = g.hands[me]
     if k in PERMANENT_DOMAIN:
@@ -124,6 +126,7 @@ def effect(g: State, m: Move, me: int) -> None:
 
 
 def end_turn(g: State) -> None:
+    """R13 phase 3 and after: draw, end embargoes (R17), hegemony (R21) or the next turn."""
     me = g.active
     hand = g.hands[me]
     # R13 phase 3: draw up to the hand size
@@ -162,10 +165,12 @@ def end_turn(g: State) -> None:
 
 
 def finish(g: State) -> None:
+    """End the game (its winners and victory already set)."""
     g.phase = OVER
 
 
 def start_turn(g: State, seat: int) -> None:
+    """Begin the turn of ``seat``: its phase 1 (R9) unless no card may be played."""
     g.active = seat
     g.turn += 1
     g.used_perm = 0
@@ -215,6 +220,7 @@ def score_majorities(g: State) -> None:
 
 
 def draft(g: State, m: Move) -> None:
+    """A keep or take of the draft (R8)."""
     me = g.active
     d = LETTER_INDEX[m.cards]
     n = g.n

@@ -166,6 +166,7 @@ def folded_moves(g: State) -> list[Move]:
 
 
 def effect_moves(g: State, fold: bool = False) -> list[Move]:
+    """The moves of phase 2 (R10-R20, R19) and ``end``; ``fold`` as :func:`folded_moves`."""
     me = g.active
     n = g.n
     hand = g.hands[me]
@@ -270,6 +271,7 @@ def step_moves(g: State, kind: str, seat: int = -1) -> tuple[Move, ...]:
 
 
 def inspiration_moves(g: State, s: int, out: list[Move]) -> None:
+    """R19: add to ``out`` the permanent effects of seat ``s`` that may be copied."""
     other = g.areas[s]
     area = g.areas[g.active]
     l1 = g.l1
@@ -291,6 +293,7 @@ def inspiration_moves(g: State, s: int, out: list[Move]) -> None:
 
 
 def is_legal(g: State, move: Move) -> bool:
+    """Whether ``move`` is one of the legal moves now."""
     if g.phase == OVER:
         return False
     key = format_move(move)
