@@ -13,9 +13,8 @@ MAX_LINES = 800
 
 #: the files over :data:`MAX_LINES` today, each with its length: the list only shrinks (a
 #: file split below the limit must leave it; none may be added, nor grow)
-OVER_LIMIT: dict[str, int] = {
-    "carta/game.py": 970,
-}
+#: (carta/game.py, 970, and games/civ4/encoding.py, 815, have left it)
+OVER_LIMIT: dict[str, int] = {}
 
 
 def private(name: str) -> bool:
