@@ -95,8 +95,10 @@ def test_random_playout_plays_legal_games_to_their_end(players: int) -> None:
     decisions, moves = random_playout(g, random.Random(11))
     assert g.finished and moves == len(g.moves) and decisions >= moves
     game = get_game("civ4")
-    # the engine's new_game names no card set (the original); the platform's default is the
-    # tuned set, so the same game needs the original named
-    state = game.new_state(players, game.check_options(players, {"cards": "reconstructed-1"}), 11)
+    # the engine's new_game is the rules as written (the original card set, no variant); the
+    # platform's default is reconstructed-3 with finish_round at 2 players (C68), so the same
+    # game needs the original set named and the variant switched off
+    opts = game.check_options(players, {"cards": "reconstructed-1", "finish_round": False})
+    state = game.new_state(players, opts, 11)
     assert game.random_playout(state, random.Random(11)) == moves
     assert state.moves == g.moves
