@@ -440,8 +440,11 @@ class Game(Protocol):
     # -- server (the web table) ---------------------------------------------------
     # (members the game-agnostic server needs are added here)
     #: the game's front-end ES module, a path under the web table's ``/static/``
-    #: (``"games/carta.js"``); None: the generic table module shows the game
+    #: (``"games/carta/carta.js"``); None: the generic table module shows the game
     web_module: str | None
+    #: the folder of the game's own front-end files (its module, style sheets), which the
+    #: web table serves under ``/static/games/<name>/``; None: the game brings none
+    web_assets: str | None
     #: catalogue keys of the lobby's words for the options: ``"name"`` -> the key of
     #: the option's label, ``"name=value"`` -> the key of a choice's label, ``"name:help"``
     #: -> the key of the option's tip, ``"name=value:help"`` -> a choice's line (a label

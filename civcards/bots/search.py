@@ -165,7 +165,9 @@ def _offers_determinizer(game: Game) -> bool:
         return False
     try:
         players = game.min_players
-        state = game.new_state(players, game.check_options(players, default_options(game, players)), 0)
+        state = game.new_state(
+            players, game.check_options(players, default_options(game, players)), 0
+        )
         seat = state.to_move
         if seat is None:
             return False
