@@ -24,7 +24,7 @@ The life of a game through the interface::
     True
     >>> obs = game.observe(state, seat)                   # a typed value; .to_json() at the edges
     >>> rec = game.record(state)                          # {"format": ..., ..., "moves": [...]}
-    >>> game.from_record(rec).legal() == game.legal(state)
+    >>> game.legal(game.from_record(rec)) == game.legal(state)
     True
 
 Moves travel as their canonical notation (``str``) between layers. Inside a
