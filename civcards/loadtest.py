@@ -568,7 +568,8 @@ def check_game(base: str, cfg: LoadConfig) -> None:
     lo, hi = int(found["min_players"]), int(found["max_players"])
     if not lo <= cfg.players <= hi:
         raise ValueError(f"--players must be between {lo} and {hi} for {found['title']}")
-    bots = [b["name"] for b in found.get("bots", [])]
+    # the lobby names a search bot with its time budget (ismcts:1s): compare the bots' names
+    bots = [str(b["name"]).partition(":")[0] for b in found.get("bots", [])]
     if cfg.bot.partition(":")[0] not in bots and cfg.humans < cfg.players:
         raise ValueError(f"{found['title']} has no bot {cfg.bot!r}")
     if cfg.bot_games and cfg.search_bot.partition(":")[0] not in bots:
