@@ -94,25 +94,26 @@ export function initTips() {
   if (document.body.dataset.tips) return;
   document.body.dataset.tips = "1";
   const target = (e) => (e.target && e.target.closest ? e.target.closest("[data-tip]") : null);
+  let shownAt = 0; // when a tip last opened by a pointer or the keyboard
   document.addEventListener("pointerover", (e) => {
     if (e.pointerType === "touch") return;
     const el = target(e);
-    if (el) showTip(el);
+    if (el) { showTip(el); shownAt = performance.now(); }
     else if (tipFor && !(e.target.closest && e.target.closest("#tip"))) hideTip();
   });
-  let focusShown = 0;
   document.addEventListener("focusin", (e) => {
     const el = target(e);
-    if (el) { showTip(el); focusShown = performance.now(); } else hideTip();
+    if (el) { showTip(el); shownAt = performance.now(); } else hideTip();
   });
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") hideTip(); });
   // the window changed its size (the table's regions moved): the tip goes along, inside it
   window.addEventListener("resize", () => { if (tipFor) placeTip(); });
-  // the page moved: the tip would stand over other text, so it goes (the scroll that brings a
-  // focused element into view moves its tip along instead); inner scrolling boxes too
+  // the page moved: the tip would stand over other text, so it goes (the scroll that brings an
+  // element into view, focused or pointed at, moves its tip along instead: that scroll's event
+  // comes a frame after the tip opened); inner scrolling boxes too
   document.addEventListener("scroll", () => {
     if (!tipFor) return;
-    if (document.contains(tipFor) && document.activeElement === tipFor && performance.now() - focusShown < 400) placeTip();
+    if (document.contains(tipFor) && performance.now() - shownAt < 400) placeTip();
     else hideTip();
   }, { passive: true, capture: true });
   window.addEventListener("resize", hideTip); // (a phone turned: the tip would stand out of the page)
