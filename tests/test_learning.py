@@ -214,6 +214,68 @@ def test_resume_makes_the_same_next_generation(tmp_path: Path) -> None:
         run_training(game, TrainConfig("carta", **{**cfg, "seed": 6}), broken, 3)
 
 
+def test_expert_iteration_learns_the_search_and_resumes_the_same(tmp_path: Path) -> None:
+    """With an expert, generation 1 learns from the plain search's root visits, mixed
+    with warm-start examples; a resume on a machine without the self-play data (no
+    buffer, no warm.npz) plays the warm games again and makes the same generation 1."""
+    pytest.importorskip("torch", reason="PyTorch is the train extra, not installed")
+    from civcards.learn.loop import WARM_FILE, TrainConfig, run_training
+    from civcards.learn.selfplay import ExampleConfig, play_example_game
+
+    game = get_game("carta")
+    ex = play_example_game(ExampleConfig("carta", "imitate", 1, 1, teacher="ismcts:10it"), 0, game)
+    spread = (ex.shares > 0).sum(axis=1)
+    assert len(ex) > 20 and spread.max() > 1  # visit shares, not one move
+    assert np.allclose(ex.shares.sum(axis=1), 1.0)
+    cfg = TrainConfig(
+        "carta",
+        seed=2,
+        warm_games=3,
+        games=1,
+        epochs=1,
+        warm_epochs=1,
+        hidden=16,
+        trunk=8,
+        gauntlet=0,
+        gauntlet_search=0,
+        expert="ismcts:8it",
+        warm_mix=0.5,
+    )
+    whole = tmp_path / "whole"
+    run_training(game, cfg, whole, 2)
+    moved = tmp_path / "moved"
+    run_training(game, cfg, moved, 1)
+    (moved / WARM_FILE).unlink()
+    (moved / "buffer-g000.npz").unlink()
+    run_training(game, cfg, moved, 2)
+    assert _digest(whole / "net-g001.npz") == _digest(moved / "net-g001.npz")
+    assert _digest(whole / "net-g001.npz") != _digest(whole / "net-g000.npz")
+
+
+def test_a_run_of_the_first_method_resumes_with_its_settings(tmp_path: Path) -> None:
+    """run.json written before --expert existed resumes as self-play (the LEGACY settings)."""
+    pytest.importorskip("torch", reason="PyTorch is the train extra, not installed")
+    import json
+
+    from civcards.learn.loop import TrainConfig, run_training
+
+    game = get_game("carta")
+    small: dict[str, Any] = dict(
+        seed=1, warm_games=2, games=1, iterations=2, epochs=1, warm_epochs=1, hidden=8, trunk=8
+    )
+    out = tmp_path / "old"
+    run_training(game, TrainConfig("carta", **small, gauntlet=0, gauntlet_search=0), out, 1)
+    state = json.loads((out / "run.json").read_text())
+    for key in ("expert", "warm_mix", "lr", "init"):
+        del state["config"][key]
+    (out / "run.json").write_text(json.dumps(state))
+    again = run_training(game, TrainConfig("carta", **small, gauntlet=0, gauntlet_search=0), out, 2)
+    assert again["generation"] == 1
+    with pytest.raises(ValueError, match="other settings"):
+        cfg = TrainConfig("carta", **small, gauntlet=0, gauntlet_search=0, expert="ismcts:8it")
+        run_training(game, cfg, out, 3)
+
+
 def test_train_command_refuses_bad_input_in_sentences(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
@@ -227,6 +289,11 @@ def test_train_command_refuses_bad_input_in_sentences(tmp_path: Path) -> None:
     assert "--games must be at least 1" in bad.output
     assert "Traceback" not in bad.output
     assert not (tmp_path / "r").exists()
+    expert = runner.invoke(
+        app, ["train", "--game", "carta", "--expert", "nosuchbot", "--out", str(tmp_path / "r")]
+    )
+    assert expert.exit_code == 2 and "--expert:" in expert.output
+    assert "Traceback" not in expert.output and not (tmp_path / "r").exists()
     unknown = runner.invoke(app, ["train", "--game", "nosuchgame"])
     assert unknown.exit_code == 2 and "Traceback" not in unknown.output
     (tmp_path / "file").write_text("x")

@@ -53,6 +53,24 @@ def run_train(
     ):
         if int(settings[key]) < low:
             problems.append(f"--{key.replace('_', '-')} must be at least {low}")
+    if float(settings["warm_mix"]) < 0:
+        problems.append("--warm-mix must be 0 or more")
+    if not float(settings["lr"]) > 0:
+        problems.append("--lr must be more than 0")
+    if settings["expert"]:
+        from ..bots import make_bot
+
+        try:
+            make_bot(game, str(settings["expert"]), seed=0)
+        except ValueError as e:
+            problems.append(f"--expert: {e}")
+    if settings["init"]:
+        from ..bots.netsearch import load_network
+
+        try:
+            load_network(game, str(settings["init"]))
+        except ValueError as e:
+            problems.append(f"--init: {e}")
     if generations < 1:
         problems.append("--generations must be at least 1")
     if jobs < 1:
@@ -171,6 +189,29 @@ def register(app: typer.Typer) -> None:
                 "--gauntlet-search", help="Games of ismcts+net against ismcts:1000it a generation."
             ),
         ] = 2,
+        expert: Annotated[
+            str,
+            typer.Option(
+                "--expert",
+                help="The plain search whose games and root visits generations 1… learn "
+                "from (expert iteration); '' for self-play of ismcts+net.",
+            ),
+        ] = "ismcts:1000it",
+        warm_mix: Annotated[
+            float,
+            typer.Option(
+                "--warm-mix",
+                help="Warm-start (greedy) examples mixed into each later generation's "
+                "training, per buffer example (0: only through the buffer).",
+            ),
+        ] = 1.0,
+        lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 1e-3,
+        init: Annotated[
+            str,
+            typer.Option(
+                "--init", help="A network file that generation 0 takes instead of training one."
+            ),
+        ] = "",
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         ray: Annotated[
             str | None,
@@ -183,8 +224,9 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--no-progress", help="No progress bar on stderr.")
         ] = False,
     ) -> None:
-        """Teach the `net` bot by expert iteration: self-play by the search guided by the
-        network, checkpoints every generation (resumed), a learning curve (needs PyTorch)."""
+        """Teach the `net` bot by expert iteration: imitation of greedy, then of a stronger
+        search's games (or self-play of the search guided by the network), checkpoints every
+        generation (resumed), a learning curve (needs PyTorch)."""
         settings = {
             "seed": seed,
             "players": players,
@@ -198,6 +240,10 @@ def register(app: typer.Typer) -> None:
             "trunk": trunk,
             "gauntlet": gauntlet,
             "gauntlet_search": gauntlet_search,
+            "expert": expert,
+            "warm_mix": warm_mix,
+            "lr": lr,
+            "init": init,
         }
         raise typer.Exit(
             run_train(game_name, out, generations, settings, jobs, ray, as_json, not no_progress)

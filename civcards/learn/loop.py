@@ -13,10 +13,15 @@ A run lives in one folder (``--out``):
 
 Generation 0 is the warm start: ``warm_games`` games of the teacher (``greedy``)
 against itself, the network trained to imitate its moves and predict the
-outcomes. Every later generation plays ``games`` self-play games of
-``ismcts+net:<iterations>it`` with the last network, adds their examples to the
-buffer (the last ``buffer`` examples are kept), trains a fresh optimiser for
-``epochs`` passes over the buffer, and plays the gauntlet: ``gauntlet`` games of
+outcomes (or, with ``init``, a given network taken as it is). Every later
+generation plays ``games`` games that make examples: with an ``expert`` (a plain
+search such as ``ismcts:1000it``), games of the expert against itself whose
+targets are its root visits and outcomes; without, self-play games of
+``ismcts+net:<iterations>it`` with the last network. It adds their examples to
+the buffer (the last ``buffer`` examples are kept), mixes in ``warm_mix`` times
+as many of the warm start's examples (kept in ``warm.npz``, made again from the
+seed where missing), trains a fresh optimiser (learning rate ``lr``) for
+``epochs`` passes, and plays the gauntlet: ``gauntlet`` games of
 ``net`` against ``greedy`` and ``gauntlet_search`` games of
 ``ismcts+net:<iterations>it`` against ``ismcts:1000it``, seats rotated, deals
 fixed by the seed (the same deals every generation).
@@ -66,6 +71,18 @@ class TrainConfig:
     gauntlet_search: int = 2
     search_opponent: str = "ismcts:1000it"
     sample_moves: int = 10
+    #: the plain search whose games and root visits later generations learn from
+    #: ("": self-play of ismcts+net, the first runs' method)
+    expert: str = ""
+    #: warm-start examples mixed into each later generation's training, per buffer example
+    warm_mix: float = 0.0
+    lr: float = 1e-3
+    #: a network file that generation 0 takes instead of training one
+    init: str = ""
+
+
+#: the settings of a run.json written before a setting existed (they resume unchanged)
+LEGACY: dict[str, Any] = {"expert": "", "warm_mix": 0.0, "lr": 1e-3, "init": ""}
 
 
 def _path(out: Path, kind: str, gen: int) -> Path:
@@ -98,6 +115,37 @@ def _load_buffer(p: Path, obs_size: int) -> Examples:
         return Examples.empty(obs_size)
     with np.load(p) as z:
         return Examples(z["obs"], z["actions"], z["shares"], z["outcomes"])
+
+
+#: the warm start's examples, for mixing (self-play data: never committed)
+WARM_FILE = "warm.npz"
+
+
+def warm_config(game: Game, cfg: TrainConfig) -> ExampleConfig:
+    """Generation 0's games: the teacher (``greedy``) against itself."""
+    return ExampleConfig(game.name, "imitate", cfg.seed, 0, cfg.players, teacher="greedy")
+
+
+def _warm_sample(
+    game: Game, cfg: TrainConfig, out: Path, gen: int, size: int, jobs: int, ray: str | None
+) -> Examples:
+    """``warm_mix`` × ``size`` warm-start examples drawn for generation ``gen`` (the warm
+    games are played again from the seed where ``warm.npz`` is missing)."""
+    enc = game.encoding()
+    assert enc is not None
+    obs_size = int(enc.observation_shape[0])
+    path = out / WARM_FILE
+    if not path.is_file():
+        parts = run_indexed(
+            play_example_game, warm_config(game, cfg), cfg.warm_games, jobs=jobs, game=game, ray=ray
+        )
+        _save_buffer(path, Examples.join(parts, obs_size))
+    warm = _load_buffer(path, obs_size)
+    take = min(len(warm), int(cfg.warm_mix * size))
+    rows = np.sort(
+        np.random.default_rng(cfg.seed * 1000 + gen).choice(len(warm), take, replace=False)
+    )
+    return Examples(warm.obs[rows], warm.actions[rows], warm.shares[rows], warm.outcomes[rows])
 
 
 def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any], None]:
@@ -217,7 +265,7 @@ def run_training(
     obs_size = int(enc.observation_shape[0])
     state = read_run(out)
     if state is not None:
-        saved = TrainConfig(**state["config"])
+        saved = TrainConfig(**{**LEGACY, **state["config"]})
         keep = ("gauntlet", "gauntlet_search")
         diff = [k for k, v in asdict(cfg).items() if k not in keep and getattr(saved, k) != v]
         if diff:
@@ -233,8 +281,13 @@ def run_training(
         t0 = time.perf_counter()
         prev = state["generation"]
         if gen == 0:
-            ecfg = ExampleConfig(game.name, "imitate", cfg.seed, gen, cfg.players, teacher="greedy")
+            ecfg = warm_config(game, cfg)
             count = cfg.warm_games
+        elif cfg.expert:
+            ecfg = ExampleConfig(
+                game.name, "imitate", cfg.seed, gen, cfg.players, teacher=cfg.expert
+            )
+            count = cfg.games
         else:
             ecfg = ExampleConfig(
                 game.name,
@@ -258,8 +311,19 @@ def run_training(
             cfg.buffer
         )
         data = fresh if gen == 0 else kept
+        if gen == 0 and cfg.warm_mix > 0:
+            # the warm examples are mixed in at their own ratio, not through the buffer
+            _save_buffer(out / WARM_FILE, fresh)
+            kept = Examples.empty(obs_size)
+        elif cfg.warm_mix > 0:
+            data = Examples.join(
+                [kept, _warm_sample(game, cfg, out, gen, len(kept), jobs, ray)], obs_size
+            )
         t_play = time.perf_counter() - t0
-        if gen == 0:
+        if gen == 0 and cfg.init:
+            net = PolicyValueNet.load(Path(cfg.init))
+            epochs = 0
+        elif gen == 0:
             net = PolicyValueNet.fresh(
                 obs_size,
                 int(enc.action_size),
@@ -280,7 +344,7 @@ def run_training(
             progress, f"generation {gen}: training", epochs * math.ceil(len(data) / 256)
         )
         net, losses = torch_net.train(
-            net, data, epochs=epochs, seed=cfg.seed * 1000 + gen, on_batch=on_batch
+            net, data, epochs=epochs, seed=cfg.seed * 1000 + gen, lr=cfg.lr, on_batch=on_batch
         )
         net.meta.update({"generation": gen, "seed": cfg.seed, "config": asdict(cfg)})
         net.save(_path(out, "net", gen))
@@ -291,7 +355,7 @@ def run_training(
             "generation": gen,
             "examples": len(fresh),
             "buffer": len(kept),
-            "losses": losses,
+            "losses": losses if epochs else {},
             "gauntlet": results,
             "seconds": {
                 "play": round(t_play, 1),
@@ -310,11 +374,20 @@ def run_training(
                 if old.name not in (_path(out, kind, gen).name, _path(out, kind, prev).name):
                     old.unlink()
         say(
-            f"generation {gen}: {len(fresh)} examples, losses "
-            f"{losses['policy']:.3f}/{losses['value']:.3f}, "
+            f"generation {gen}: {len(fresh)} examples, "
+            + (f"losses {losses['policy']:.3f}/{losses['value']:.3f}, " if epochs else "")
             + ", ".join(f"{k} {v['rate']:.1%}" for k, v in results.items())
         )
     return state
 
 
-__all__ = ["TrainConfig", "gauntlet", "plot_curve", "read_run", "run_training", "wilson"]
+__all__ = [
+    "LEGACY",
+    "WARM_FILE",
+    "TrainConfig",
+    "gauntlet",
+    "plot_curve",
+    "read_run",
+    "run_training",
+    "wilson",
+]

@@ -5,8 +5,10 @@ observation vector, the target policy (each first action's share of the
 search's root visits, or the imitated bot's move) and, once the game is over,
 the seat's outcome (its share of the victory). Two kinds of games:
 
-* **imitation** (``mode="imitate"``, the warm start): every seat is the
-  teacher bot (``greedy``); the target is the teacher's move;
+* **imitation** (``mode="imitate"``): every seat is the teacher bot; the
+  target is the teacher's move or, for a search teacher (``ismcts:1000it``,
+  the expert of expert iteration), each first action's share of its root
+  visits at the move's top-level decision (:class:`TopOptions`);
 * **search** (``mode="search"``, expert iteration): every seat is
   ``ismcts+net`` with the current network; the first ``sample_moves``
   decisions of each seat are drawn in proportion to the visits (variety),
@@ -26,9 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots import make_bot
-from ..bots.base import bot_choice
+from ..bots.base import Bot, Decision, bot_choice
+from ..bots.ismcts import OptionValue
 from ..bots.netsearch import NetSearchBot, load_network
-from ..game_api import Game, default_options
+from ..bots.policy_net import action_for_text, action_names
+from ..game_api import Choice, Game, default_options
 
 #: the most actions a target keeps (the largest shares)
 TARGET_WIDTH = 16
@@ -92,6 +96,24 @@ class Examples:
         )
 
 
+class TopOptions(Bot):
+    """A bot that plays as ``inner`` and keeps the options its search valued at the last
+    top-level decision (``inner.option_values()``; empty for a bot without a search)."""
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__(0)
+        self.inner = inner
+        self.name = inner.name
+        self.top: list[OptionValue] = []
+
+    def choose(self, decision: Decision) -> Choice:
+        pick = self.inner.choose(decision)
+        if decision.chosen is None:
+            values = getattr(self.inner, "option_values", None)
+            self.top = list(values()) if values is not None else []
+        return pick
+
+
 def game_seed(cfg: ExampleConfig, i: int) -> int:
     return random.Random(f"civcards-learn:{cfg.seed}:{cfg.generation}:{cfg.mode}:{i}").getrandbits(
         62
@@ -126,14 +148,22 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
         raise ValueError(f"{game.title} has no action encoding, so no network can learn it")
     rows: list[tuple[Any, dict[int, float], int]] = []
     if cfg.mode == "imitate":
-        bots = [make_bot(game, cfg.teacher, seed=gseed + 1 + s) for s in range(n)]
+        bots = [TopOptions(make_bot(game, cfg.teacher, seed=gseed + 1 + s)) for s in range(n)]
         while state.to_move is not None:
             seat = state.to_move
             pick = bot_choice(bots[seat], game, state)
             if len(game.choices(state)) > 1:
                 table = enc.table(state)
-                acts = enc.action_of(table, pick.text)
-                rows.append((table.encode(seat), {acts[0]: 1.0}, seat))
+                target: dict[int, float] = {}
+                top = bots[seat].top  # a search teacher: its root visits
+                names = action_names(table, table.legal_actions()) if top else {}
+                for ov in top:
+                    a = action_for_text(names, ov.choice)
+                    if a is not None and ov.visits > 0:
+                        target[a] = target.get(a, 0.0) + ov.visits
+                if not target:
+                    target = {enc.action_of(table, pick.text)[0]: 1.0}
+                rows.append((table.encode(seat), target, seat))
             game.apply_choice(state, pick)
     elif cfg.mode == "search":
         net = load_network(game, cfg.weights)
@@ -169,4 +199,11 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
     return out
 
 
-__all__ = ["TARGET_WIDTH", "ExampleConfig", "Examples", "game_seed", "play_example_game"]
+__all__ = [
+    "TARGET_WIDTH",
+    "ExampleConfig",
+    "Examples",
+    "TopOptions",
+    "game_seed",
+    "play_example_game",
+]
