@@ -35,7 +35,7 @@ DEFAULT_FILES = (
     f"{STUDY}/data-reconstructed-3/finish-2p.parquet",
     f"{STUDY}/data-reconstructed-3/mirror-3p-*.parquet",
     f"{STUDY}/data-reconstructed-3/mirror-4p-*.parquet",
-    f"{STUDY}/search-r3/ismcts*-*p-c*.parquet",
+    f"{STUDY}/search-r3/ismcts*-[234]p-c[0-9][0-9].parquet",
 )
 BEGIN = "<!-- civ4-balance:current:begin -->"
 END = "<!-- civ4-balance:current:end -->"

@@ -1,19 +1,22 @@
 #!/bin/sh
-# Balance under strong play (issue 40): ismcts:1000it mirrors of the default set-up
-# (reconstructed-3, finish_round on at 2 players), 400 games at 2 players and 200 each at
-# 3 and 4, in chunks of 10 games (one results file a chunk, seeds 40000 + 1000 P + 10 i
-# onwards), each committed as it is written, so that a run stopped anywhere resumes where
-# it was (a chunk whose file exists is skipped). Run from the repository root, niced:
-#   PY=.venv/bin/python nice -n 19 sh studies/civ4-balance/search-r3/run.sh
-# Read the chunks together (the report reads many files), e.g.
-#   civcards report --game civ4 studies/civ4-balance/search-r3/ismcts1000-2p-c*.parquet --out /tmp/r
-#   python scripts/card_use.py studies/civ4-balance/search-r3/ismcts1000-2p-c*.parquet
-# BOT (default ismcts:1000it) and JOBS (default 1) may be set.
+# Balance under strong play (issue 40): ismcts mirrors of the default set-up
+# (reconstructed-3, finish_round on at 2 players): 400 games at 2 players first, then 200
+# each at 3 and 4, in chunks of 10 games (one results file a chunk, seeds
+# 40000 + 1000 P + 10 i onwards), each committed as it is written, so that a run stopped
+# anywhere resumes where it was (a chunk whose file exists is skipped). Run from the
+# repository root, niced, one process (the machine is shared):
+#   BOT=ismcts:100it PY=.venv/bin/python nice -n 19 sh studies/civ4-balance/search-r3/run.sh
+# BOT: the search kit's budget (step 1 of issue 40's search-play work: the cheapest budget
+# that beats greedy clearly, budget.sh); the files are named after it
+# (ismcts100it-2p-c00.parquet ...). JOBS (default 1) may be set. The balance page's
+# opening table reads every chunk present:
+#   .venv/bin/python scripts/civ4_balance_current.py --write studies/civ4-balance/README.md
 R=studies/civ4-balance/search-r3
-BOT=${BOT:-ismcts:1000it}
+BOT=${BOT:-ismcts:100it}
+TAG=$(echo "$BOT" | tr -d ':')
 PY=${PY:-python}
 chunk() {  # chunk PLAYERS INDEX
-  f="$R/ismcts1000-$1p-c$(printf %02d "$2").parquet"
+  f="$R/$TAG-$1p-c$(printf %02d "$2").parquet"
   [ -f "$f" ] && return 0
   seed=$((40000 + 1000 * $1 + 10 * $2))
   "$PY" -m civcards.cli simulate --game civ4 --no-progress -j "${JOBS:-1}" -p "$1" -b "$BOT" \
@@ -27,9 +30,6 @@ chunk() {  # chunk PLAYERS INDEX
   done
 }
 i=0
-while [ $i -lt 40 ]; do
-  chunk 2 $i
-  [ $i -lt 20 ] && chunk 3 $i
-  [ $i -lt 20 ] && chunk 4 $i
-  i=$((i + 1))
-done
+while [ $i -lt 40 ]; do chunk 2 $i; i=$((i + 1)); done
+i=0
+while [ $i -lt 20 ]; do chunk 3 $i; chunk 4 $i; i=$((i + 1)); done
