@@ -39,6 +39,7 @@ from .text import (
     cards_text,
     describe_move,
     reconstructed,
+    res_short,
     step_name,
     winners_text,
 )
@@ -63,7 +64,7 @@ def _set(obs: Observation) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _card(code: str, lang: str, cards: str | None = None) -> dict[str, Any]:
+def card_view(code: str, lang: str, cards: str | None = None) -> dict[str, Any]:
     """What the table shows of a card: name, kind, what it does, its printed numbers (those
     of the game's card set ``cards``)."""
     cs = card_set(cards)
@@ -87,7 +88,66 @@ def _card(code: str, lang: str, cards: str | None = None) -> dict[str, Any]:
         out["cost"] = card.cost
         out["culture"] = card.culture
         out["happiness"] = card.happiness
+    out["fx"] = effect_symbols(card)
     return out
+
+
+def effect_symbols(card: TechCard | DeckCard) -> list[list[str | int]]:
+    """What a card does as the face's icons (static/symbols.js names them, ccg.sym.*):
+    ``[symbol, value]`` pairs, a value a number, a resource token (``2F``) or a letter, or
+    "" (the words are its ``help``). Culture, happiness and the victory point first (C49,
+    C50, C68), then its effects (C52) or a unit's profile (C47)."""
+    out: list[list[str | int]] = []
+    if card.kind != "unit":
+        if card.culture:
+            out.append(["culture", card.culture])
+        if card.happiness:
+            out.append(["happiness", card.happiness])
+    if card.kind in ("tech", "wonder"):
+        out.append(["vp", 1])
+    if isinstance(card, DeckCard) and card.kind == "unit":
+        if card.attack:
+            out.append(["attack", ""])
+        if card.defend:
+            out.append(["defence", len(card.blocks)])
+        if card.breaks_walls:
+            out.append(["breach", ""])
+        if card.steal:
+            out.append(["steal", card.steal])
+        if card.destroy:
+            out.append(["destroy", card.destroy])
+        return out
+    for e in card.effects:
+        k = e.kind
+        if k == "income":
+            out.append(["income", res_short(e.resources)])
+        elif k in ("gain_once",):
+            out.append(["gain_plot" if e.per_plot else "gain", res_short(e.resources)])
+        elif k == "double_base":
+            out.append(["double", "FHC"[e.resource]])
+        elif k == "boost_producing":
+            out.append(["boost", f"{e.amount}{'FHC'[e.resource]}"])
+        elif k == "exchange_rate":
+            out.append(["trade", e.rate])
+        elif k == "bounce":
+            out.append(["defence", e.amount])
+        elif k == "unit_bonus":
+            out.append(["upgrade", e.steal_add + e.destroy_add + len(e.blocks_add)])
+        else:  # discount, extra_draw, building_slots, free_population, free_tech, steals
+            out.append([_FX.get(k, k), e.amount or e.slots])
+    return out
+
+
+#: an effect keyword (C52) -> its symbol, where they differ
+_FX = {
+    "discount": "discount",
+    "extra_draw": "draw",
+    "building_slots": "slot",
+    "free_population": "population",
+    "free_tech": "tech",
+    "steal_card": "steal_card",
+    "steal_resources": "steal",
+}
 
 
 # -- the view -----------------------------------------------------------------------------------
@@ -134,9 +194,9 @@ def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
         plots.append(
             {
                 "n": i + 1,
-                **_card(code, lang, _set(obs)),
+                **card_view(code, lang, _set(obs)),
                 "pop": pop,
-                "cards": [_card(c, lang, _set(obs)) for c in on],
+                "cards": [card_view(c, lang, _set(obs)) for c in on],
                 "free": costs.free_slots(i),
                 "pop_cost": costs.pop(i),
             }
@@ -145,7 +205,7 @@ def _empire(obs: Observation, s: int, lang: str) -> dict[str, Any]:
     return {
         "seat": s,
         "plots": plots,
-        "techs": [_card(c, lang, _set(obs)) for c in pv.techs],
+        "techs": [card_view(c, lang, _set(obs)) for c in pv.techs],
         "supply": list(pv.supply),
         "hand": len(pv.hand) if isinstance(pv.hand, tuple) else pv.hand,
         "culture": pv.culture,
@@ -335,8 +395,10 @@ def web_view(
             "discard": len(obs.discard),
             "population": obs.population_supply,
         },
-        "discard": [{**_card(c, lang, _set(obs)), "count": k} for c, k in _counts(obs.discard)],
-        "draft": None if obs.draft is None else [_card(c, lang, _set(obs)) for c in obs.draft[1]],
+        "discard": [{**card_view(c, lang, _set(obs)), "count": k} for c, k in _counts(obs.discard)],
+        "draft": None
+        if obs.draft is None
+        else [card_view(c, lang, _set(obs)) for c in obs.draft[1]],
         "used": [card_name(c, lang) for c in obs.used],
         "options": [{"name": k, "value": v} for k, v in obs.options if v],
         "steals": [
@@ -346,18 +408,18 @@ def web_view(
     }
     viewer = Costs(obs, seat) if seat is not None else None
     out["plot_market"] = [
-        {**_card(c, lang, _set(obs)), "cost": viewer.plot() if viewer else None}
+        {**card_view(c, lang, _set(obs)), "cost": viewer.plot() if viewer else None}
         for c in obs.plot_market
     ]
     out["tech_market"] = [
-        {**_card(c, lang, _set(obs)), "now": viewer.card(c) if viewer else None}
+        {**card_view(c, lang, _set(obs)), "now": viewer.card(c) if viewer else None}
         for c in obs.tech_market
     ]
     if seat is not None and viewer is not None:
         hand = obs.hand or ()
         out["hand"] = [
             {
-                **_card(c, lang, _set(obs)),
+                **card_view(c, lang, _set(obs)),
                 "count": k,
                 "now": viewer.card(c) if CARDS.deck[c].kind != "unit" else None,
             }
@@ -374,7 +436,7 @@ def web_view(
                 {
                     "code": u,
                     "name": card_name(u, lang),
-                    "help": _card(u, lang, _set(obs))["help"],
+                    "help": card_view(u, lang, _set(obs))["help"],
                     "defender": d,
                     "state": st,
                     "state_name": t(lang, f"ccg.unit_state.{st}"),
@@ -386,8 +448,8 @@ def web_view(
                     "defender": d,
                     "blocker": card_name(b, lang),
                     "attacker": card_name(a, lang),
-                    "blocker_help": _card(b, lang, _set(obs))["help"],
-                    "attacker_help": _card(a, lang, _set(obs))["help"],
+                    "blocker_help": card_view(b, lang, _set(obs))["help"],
+                    "attacker_help": card_view(a, lang, _set(obs))["help"],
                 }
                 for d, b, a in c.blocks
             ],
@@ -411,4 +473,4 @@ def web_view(
     return out
 
 
-__all__ = ["movers", "web_view"]
+__all__ = ["card_view", "effect_symbols", "movers", "web_view"]
