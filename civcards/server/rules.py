@@ -6,7 +6,10 @@ options. Pages: ``/rules`` (every game) and ``/rules/{game}``; the same as JSON 
 ``/api/rules/{game}`` (the rules page as Markdown and as HTML, and the reference).
 ``?option=NAME=VALUE`` (repeatable) shows them for a game set up so (civ4's
 ``cards=reconstructed-3``: that card set's numbers and cards); the table links to its
-own game's.
+own game's. A game whose front-end files hold ``faces.js`` draws its reference cards with
+the table's faces: each card carries its code (``data-card``) and its face's data
+(``data-face``), and the page's loader (``static/rules.js``) calls the module's
+``upgradeReference(root)``; a game without one keeps the text reference.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ..game_api import (
 from ..i18n import LANGS, normalize_lang, t
 from .core import ApiError
 from .i18n_web import catalogue
-from .kinds import describe_kind
+from .kinds import describe_kind, web_assets
 
 HERE = Path(__file__).parent
 #: CommonMark with tables; raw HTML in a game's text is shown as text, never run
@@ -61,6 +64,12 @@ class CardOut(BaseModel):
     name: str
     text: str = Field(description="What it does.")
     tags: list[str] = Field(description="Short facts: a cost, a level, a domain.")
+    code: str | None = Field(default=None, description="The card's code, where the game gives it.")
+    face: dict[str, Any] | None = Field(
+        default=None,
+        description="What the game's card face is drawn from (the table's data of the card, "
+        "in the set-up shown), where the game gives it.",
+    )
 
 
 class SectionOut(BaseModel):
@@ -155,6 +164,16 @@ def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> 
     }
 
 
+def faces_module(game: Game) -> str | None:
+    """The address of ``game``'s card faces module (``faces.js`` among its front-end files,
+    exporting ``upgradeReference(root)``), which draws its reference cards as the table does;
+    None for a game without one (the reference stays text)."""
+    folder = web_assets(game)
+    if folder is None or not (Path(folder) / "faces.js").is_file():
+        return None
+    return f"/static/games/{game.name}/faces.js"
+
+
 def _page(request: Request, lang: str, **ctx: Any) -> HTMLResponse:
     return _templates.TemplateResponse(
         request,
@@ -168,7 +187,7 @@ def _page(request: Request, lang: str, **ctx: Any) -> HTMLResponse:
 async def rules_index(request: Request, lang: LANG_Q = None) -> HTMLResponse:
     code = _lang(request, lang)
     games = [{"name": g.name, "title": g.title} for g in all_games()]
-    return _page(request, code, games=games, rules=None)
+    return _page(request, code, games=games, rules=None, faces=None)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse, include_in_schema=False)
@@ -177,7 +196,13 @@ async def rules_page(
 ) -> HTMLResponse:
     code = _lang(request, lang)
     g = _game(game)
-    return _page(request, code, games=None, rules=rules_json(g, code, set_up(g, option)))
+    return _page(
+        request,
+        code,
+        games=None,
+        rules=rules_json(g, code, set_up(g, option)),
+        faces=faces_module(g),
+    )
 
 
 @router.get(
@@ -190,4 +215,11 @@ async def rules_api(game: GAME_NAME, lang: LANG_Q = None, option: OPTION_Q = Non
     return RulesOut.model_validate(rules_json(g, normalize_lang(lang or "en"), set_up(g, option)))
 
 
-__all__ = ["card_reference", "router", "rules_json", "rules_markdown", "set_up"]
+__all__ = [
+    "card_reference",
+    "faces_module",
+    "router",
+    "rules_json",
+    "rules_markdown",
+    "set_up",
+]

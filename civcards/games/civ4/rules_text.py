@@ -20,6 +20,7 @@ from ...civ4.cards import CardSet, DeckCard, TechCard, card_set
 from ...civ4.options import DEFAULT_CARD_SET
 from ...i18n import normalize_lang, t
 from .text import card_help, card_name, reconstructed, res_short
+from .web import card_view
 
 RULES_DIR = Path(__file__).parent / "rules"
 _ERAS = {1: "I", 2: "II", 3: "III"}
@@ -76,7 +77,9 @@ def _tags(card: TechCard | DeckCard, lang: str) -> list[str]:
 
 def card_reference(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> dict[str, Any]:
     """Every card of the (reconstructed) card set ``set_name`` (the default: new games'),
-    with what it does, in ``lang``."""
+    with what it does, in ``lang``; each with its code and its face's data (what the table
+    draws it with: :func:`.web.card_view`), which the rules page draws with the table's
+    faces (static/faces.js)."""
     lang = normalize_lang(lang)
     cs = card_set(set_name)
     plots = [
@@ -84,6 +87,8 @@ def card_reference(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> dict[s
             "name": card_name(code, lang),
             "text": card_help(code, lang, cs),
             "tags": [t(lang, "ccg.ref.copies", n=p.count)],
+            "code": code,
+            "face": card_view(code, lang, set_name),
         }
         for code, p in sorted(cs.plots.items(), key=lambda kv: card_name(kv[0], lang))
     ]
@@ -97,6 +102,8 @@ def card_reference(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> dict[s
                     "name": card_name(c.code, lang),
                     "text": card_help(c.code, lang, cs),
                     "tags": _tags(c, lang),
+                    "code": c.code,
+                    "face": card_view(c.code, lang, set_name),
                 }
                 for c in techs
             ],
@@ -115,6 +122,8 @@ def card_reference(lang: str = "en", set_name: str = DEFAULT_CARD_SET) -> dict[s
                         "name": card_name(c.code, lang),
                         "text": card_help(c.code, lang, cs),
                         "tags": _tags(c, lang),
+                        "code": c.code,
+                        "face": card_view(c.code, lang, set_name),
                     }
                     for c in cards
                 ],

@@ -1,7 +1,7 @@
 // civ4 at the table: the board (the status, every empire with its plots, the markets, the
 // seat's hand, the discard pile), drawn from the server's view (civcards/games/civ4/web.py).
 import { esc, t } from "/static/common.js";
-import { PERSON, icons, popIcons, resChips, resText, supplyChips } from "./symbols.js";
+import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
 import { $, B, T, botLabel, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
 import { renderCombat } from "./combat.js";
 import { bind } from "./events.js";
@@ -39,16 +39,20 @@ export function renderStatus() {
 
 export function plotCard(e, p, compact) {
   const s = e.seat;
-  const cards = p.cards.map((c) => `<li class="${esc(c.kind)}" data-tip="${esc(c.help)}">${esc(c.name)} ${icons(c)}${compact ? "" : `<br><small>${esc(c.help)}</small>`}</li>`);
-  for (let i = 0; i < p.free; i++) cards.push(`<li class="free">○ ${esc(t("ccg.web.free_n", { n: 1 }))}</li>`);
+  // a tile: its slots (C18: at most s buildings and wonders together, s 1 or 2), each the face
+  // of the card built there or free, and its population tokens
+  const cards = p.cards.map((c) => `<li class="slot built k-${esc(c.kind)}" data-testid="built-${s}-${p.n}-${esc(c.code)}">${face(c, { tag: "span", small: true })}</li>`);
+  for (let i = 0; i < p.free; i++) cards.push(`<li class="slot free">○ ${esc(t("ccg.web.slot_free"))}</li>`);
   const label = t("ccg.web.plot_label", {
     n: p.n, name: p.name, res: resText(p.yields), pop: p.pop,
     cards: p.cards.length ? p.cards.map((c) => c.name).join(", ") : t("ccg.web.no_buildings"), free: p.free,
   });
   let button = "";
+  let target = "";
   if (s === view.seat && mine()) {
     if (ui.build) {
       const here = startsWith(`build ${ui.build} p${p.n}`);
+      if (here.length) target = " target";
       if (here.length) button = `<button type="button" class="primary" data-build="${p.n}" data-key="build-at-${p.n}" aria-label="${esc(t("ccg.move.build", { card: cardName(ui.build), n: p.n }))}">${esc(t("ccg.menu.build"))}</button>`;
     } else if (has(`pop p${p.n}`)) {
       button = `<button type="button" data-send="pop p${p.n}" data-key="pop-${p.n}" aria-label="${esc(t("ccg.web.add_pop", { n: p.n, cost: p.pop_cost }))}">+${PERSON.replace("<svg", '<svg width="14" height="14"')} ${resChips([p.pop_cost, 0, 0])}</button>`;
@@ -58,10 +62,10 @@ export function plotCard(e, p, compact) {
       button = whyNot(`pop-${p.n}`);
     }
   }
-  return `<li class="plot k-plot" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
+  return `<li class="plot tile k-plot${target}" aria-label="${esc(label)}" data-testid="plot-${s}-${p.n}">
     <h4 data-tip="${esc(p.help)}"><span class="num">${p.n}</span> ${esc(p.name)} ${resChips(p.yields)}</h4>
-    <div>${popIcons(p.pop)}</div>
-    <ul class="on">${cards.join("")}</ul>${button}</li>`;
+    <div class="tokens" data-testid="tokens-${s}-${p.n}" data-n="${p.pop}">${popIcons(p.pop)}</div>
+    <ul class="on slots">${cards.join("")}</ul>${button}</li>`;
 }
 
 export function empireHTML(e, compact) {
@@ -116,7 +120,9 @@ export function marketsHTML() {
     return `<li class="ccard k-tech" data-testid="market-tech-${esc(c.code)}">${face(c, { now: cost, text: true })}${btn}</li>`;
   });
   const piles = t("ccg.piles", { plots: p.plots, techs: p.techs, era: p.era || t("ccg.none"), deck: p.deck, discard: p.discard, pop: p.population });
-  return `<section aria-labelledby="c4-markets"><h2 id="c4-markets">${esc(t("ccg.web.markets"))}</h2>
+  // the card set is a reconstruction: one mark by the markets, its whole label its tip
+  const mark = `<span class="c4-mark" data-testid="reconstructed-mark" data-tip="${esc(B.reconstructed || "")}">⚠ ${esc(t("ccg.web.reconstructed_mark"))}</span>`;
+  return `<section aria-labelledby="c4-markets"><h2 id="c4-markets">${esc(t("ccg.web.markets"))} ${mark}</h2>
     <h3>${esc(t("ccg.plot_market_plain"))}</h3><ul class="cards">${plots.join("") || `<li class="muted">${esc(t("ccg.none"))}</li>`}</ul>
     <h3>${esc(t("ccg.tech_market"))}</h3><ul class="cards">${techs.join("") || `<li class="muted">${esc(t("ccg.none"))}</li>`}</ul>
     <p class="muted" data-testid="piles">${esc(piles)}</p></section>`;

@@ -5,6 +5,7 @@ import { RES, parseRes, resChips, resIcon, resStr, resText, resWord } from "./sy
 import { $, B, LIMIT, T, cardName, decide, has, mine, name, opened, optionTexts, startsWith, turnText, ui, view } from "./state.js";
 import { attackPanel, damagePanel, defendPanel } from "./combat.js";
 import { bind, focusActions } from "./events.js";
+import { face } from "./faces.js";
 
 export function sendMove(move, steps) {
   submit(move, has(move) ? [] : steps);
@@ -95,7 +96,7 @@ export function panel() {
   const step = B.step;
   const d = decide();
   if (step === "draft") {
-    const plots = (B.draft || []).map((p) => `<li class="ccard"><h4 aria-level="3" data-tip="${esc(p.help)}">${esc(p.name)} ${resChips(p.yields)}</h4>
+    const plots = (B.draft || []).map((p) => `<li class="ccard k-plot">${face(p, { level: 3 })}
       ${has(`pick ${p.code}`) ? `<button type="button" class="primary" data-send="pick ${esc(p.code)}" data-key="pick-${esc(p.code)}" aria-label="${esc(t("ccg.move.pick", { plot: p.name }))}">${esc(t("ccg.web.take"))}</button>` : ""}</li>`);
     return `<h2>${esc(t("ccg.web.draft_title"))}</h2><ul class="cards">${plots.join("")}</ul>`;
   }
