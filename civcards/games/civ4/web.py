@@ -434,9 +434,7 @@ def web_view(
             "defenders": list(c.defenders),
             "units": [
                 {
-                    "code": u,
-                    "name": card_name(u, lang),
-                    "help": card_view(u, lang, _set(obs))["help"],
+                    **card_view(u, lang, _set(obs)),  # its face's data (code, name, help…)
                     "defender": d,
                     "state": st,
                     "state_name": t(lang, f"ccg.unit_state.{st}"),

@@ -3,7 +3,7 @@
 import { esc, t } from "/static/common.js";
 import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
 import { $, B, T, botLabel, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
-import { renderCombat } from "./combat.js";
+import { pickButton, renderCombat, targetButton } from "./combat.js";
 import { bind } from "./events.js";
 import { face } from "./faces.js";
 
@@ -86,7 +86,8 @@ export function empireHTML(e, compact) {
   const techs = e.techs.length
     ? e.techs.map((c) => `<span data-tip="${esc(c.help)}">${esc(c.name)} <small>(${esc(c.era)})</small></span>`).join(", ")
     : esc(t("ccg.none"));
-  return `<article class="player c4-empire ${compact ? "compact" : ""} ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}" aria-label="${esc(title)}" data-testid="player-${s}">
+  const target = targetButton(s);
+  return `<article class="player c4-empire ${compact ? "compact" : ""} ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}${target ? " targetable" : ""}" aria-label="${esc(title)}" data-testid="player-${s}">${target}
     <h3>${toMove ? `<span class="arrow" aria-label="${esc(t("web.to_move"))}">▶</span> ` : ""}${esc(name(s))} <small>${esc(tags.join(" · "))}</small>
       <span class="vp" data-testid="vp-${s}">♛ ${esc(vpText)}</span></h3>
     <div class="supply" data-testid="supply-${s}"><strong>${esc(t("ccg.web.supply"))}:</strong> ${supplyChips(e.supply)}
@@ -133,13 +134,15 @@ export function handHTML() {
   const n = hand.reduce((a, c) => a + c.count, 0);
   const cards = hand.map((c) => {
     const buttons = [];
-    if (mine() && has(`cash ${c.code}`)) {
+    if (ui.attack) buttons.push(pickButton(c)); // composing an attack: the units are chosen here
+    else if (mine() && has(`cash ${c.code}`)) {
       buttons.push(`<button type="button" data-send="cash ${esc(c.code)}" data-key="cash-${esc(c.code)}" aria-label="${esc(t("ccg.move.cash", { card: c.name, res: resText(c.res) }))}">${esc(t("ccg.web.cash"))} +${resChips(c.res)}</button>`);
     }
-    if (mine() && startsWith(`build ${c.code}`).length) {
+    if (ui.attack) { /* (nothing else while an attack is composed) */ } else if (mine() && startsWith(`build ${c.code}`).length) {
       buttons.push(`<button type="button" data-build-card="${esc(c.code)}" data-key="build-${esc(c.code)}" aria-label="${esc(t("ccg.web.build_label", { card: c.name }))}">${esc(t("ccg.web.build"))}</button>`);
     } else if (c.kind !== "unit") buttons.push(whyNot(`build-${c.code}`));
-    return `<li class="ccard k-${esc(c.kind)} ${ui.build === c.code ? "selected" : ""}" data-testid="hand-${esc(c.code)}">
+    const picked = ui.attack && (ui.pick || {})[c.code] ? " selected" : "";
+    return `<li class="ccard k-${esc(c.kind)} ${ui.build === c.code ? "selected" : ""}${picked}" data-testid="hand-${esc(c.code)}">
       ${face(c, { now: c.now, count: c.count, level: 3, text: true })}${buttons.join(" ")}</li>`;
   });
   return `<section aria-labelledby="hand-title"><h2 id="hand-title">${esc(t("ui.your_hand"))} <small>(${n})</small></h2>

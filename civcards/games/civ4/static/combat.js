@@ -3,6 +3,7 @@
 import { esc, t } from "/static/common.js";
 import { B, T, decide, fill, name, ui, view } from "./state.js";
 import { comb, counter, sendMove } from "./panels.js";
+import { face } from "./faces.js";
 
 export function renderCombat() {
   const c = B.combat;
@@ -37,10 +38,54 @@ export function attackPanel(d) {
     return `<fieldset><legend>${esc(t("ccg.web.units_to", { name: name(v) }))}</legend><ul class="rows">${rows.join("")}</ul></fieldset>`;
   });
   const move = attackMove();
-  return `<h2>${esc(t("ccg.web.attack_title"))}</h2>${groups.join("")}
+  return `<h2>${esc(t("ccg.web.attack_title"))}</h2><p class="muted" data-testid="attack-hint">${esc(t("ccg.web.attack_pick"))}</p>${groups.join("")}
     ${move ? `<p class="muted">${esc(T.words(move) || move)}</p>` : ""}
-    <div class="choices"><button type="button" class="primary" data-go="attack" data-key="go-attack"${move ? "" : " disabled"}>⚔ ${esc(t("ccg.menu.attack"))}</button>
+    <div class="choices"><button type="button" class="primary" data-go="attack" data-key="go-attack" data-move="${esc(move)}"${move ? "" : " disabled"}>⚔ ${esc(t("ccg.menu.attack"))}</button>
     <button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button></div>`;
+}
+
+// the attack on the objects: the units are chosen on the hand (each click one more of a card,
+// back to none after the last free one), then the empire attacked is clicked; the counters of
+// the panel show the same composition and stay for the keyboard
+
+/** How many of unit `code` are free to send (not yet sent to any empire). */
+function free(code) {
+  const d = decide();
+  const units = (d.attack && d.attack.units) || [];
+  const k = (units.find(([c]) => c === code) || [code, 0])[1];
+  const sent = Object.values(ui.attack || {}).reduce((s, m) => s + (m[code] || 0), 0);
+  return k - sent;
+}
+
+/** The button that chooses a unit card of the hand for the attack ("" when it can't). */
+export function pickButton(c) {
+  if (!ui.attack || c.kind !== "unit" || free(c.code) <= 0) return "";
+  const n = (ui.pick || {})[c.code] || 0;
+  const words = t("ccg.web.unit_chosen", { name: c.name, n, k: free(c.code) });
+  return `<button type="button" class="${n ? "primary" : ""}" data-pick="${esc(c.code)}" data-key="pick-unit-${esc(c.code)}" aria-pressed="${n ? "true" : "false"}" aria-label="${esc(words)}">⚔ ${n}/${free(c.code)}</button>`;
+}
+
+/** The button on empire `s`'s board that sends the chosen units against it ("" when none are
+ * chosen or it is not a neighbour: C45). */
+export function targetButton(s) {
+  const d = decide();
+  if (!ui.attack || !d.attack || !d.attack.adjacent.includes(s)) return "";
+  if (!Object.values(ui.pick || {}).some((n) => n > 0)) return "";
+  return `<button type="button" class="primary" data-target="${s}" data-key="attack-target-${s}">⚔ ${esc(t("ccg.web.attack_target", { name: name(s) }))}</button>`;
+}
+
+/** A click on a unit card: one more of it chosen, or none after the last free one. */
+export function pickUnit(code) {
+  ui.pick = ui.pick || {};
+  const n = (ui.pick[code] || 0) + 1;
+  ui.pick[code] = n > free(code) ? 0 : n;
+}
+
+/** A click on empire `v`'s board: the chosen units sent against it. */
+export function sendTo(v) {
+  ui.attack[v] = ui.attack[v] || {};
+  for (const [code, n] of Object.entries(ui.pick || {})) ui.attack[v][code] = (ui.attack[v][code] || 0) + n;
+  ui.pick = {};
 }
 
 export function attackParts() {
@@ -88,11 +133,21 @@ export function defendPanel(d) {
   };
   const usedOf = (b) => ui.defend.filter((x) => x === b).length;
   const seen = {};
+  // beside each choice, what the whole defence would then cost (the server's damage of each
+  // defence), the other rows as they are
+  const dmgIf = (i, b) => {
+    const was = ui.defend[i];
+    ui.defend[i] = b;
+    const x = (d.damage || {})[defendMove(attackers)];
+    ui.defend[i] = was;
+    return x ? ` — ${t("ccg.web.damage_short", { s: x[0], x: x[1] })}` : "";
+  };
   const rows = attackers.map((a, i) => {
     seen[a] = (seen[a] || 0) + 1;
-    const opts = (d.blockers[a] || []).map((b) => `<option value="${esc(b)}"${ui.defend[i] === b ? " selected" : ""}${ui.defend[i] !== b && usedOf(b) >= (hand[b] || 0) ? " disabled" : ""}>${esc(handNames[b] || b)}</option>`);
-    return `<li><label>${esc(t("ccg.web.block_with", { unit: unitName(a), i: seen[a] }))}
-      <select data-defend="${i}" data-key="defend-${i}" data-testid="defend-${i}"><option value="">${esc(t("ccg.web.no_block"))}</option>${opts.join("")}</select></label></li>`;
+    const opts = (d.blockers[a] || []).map((b) => `<option value="${esc(b)}"${ui.defend[i] === b ? " selected" : ""}${ui.defend[i] !== b && usedOf(b) >= (hand[b] || 0) ? " disabled" : ""}>${esc(handNames[b] || b)}${esc(dmgIf(i, b))}</option>`);
+    const card = (B.combat ? B.combat.units : []).find((x) => x.code === a);
+    return `<li class="defend-row">${card && card.kind ? `<div class="ccard k-unit attacker" data-testid="attacker-${i}">${face(card, { tag: "span", small: true })}</div>` : ""}<label>${esc(t("ccg.web.block_with", { unit: unitName(a), i: seen[a] }))}
+      <select data-defend="${i}" data-key="defend-${i}" data-testid="defend-${i}"><option value="">${esc(t("ccg.web.no_block"))}${esc(dmgIf(i, ""))}</option>${opts.join("")}</select></label></li>`;
   });
   const ok = Object.keys(hand).every((b) => usedOf(b) <= hand[b]);
   const move = defendMove(attackers);

@@ -3,7 +3,7 @@
 import { parseRes } from "./symbols.js";
 import { B, T, decide, opened, startsWith, ui, view } from "./state.js";
 import { goCollect, goDiscard, goPay, goPlace, submit } from "./panels.js";
-import { goAttack, goDamage, goDefend } from "./combat.js";
+import { goAttack, goDamage, goDefend, pickUnit, sendTo } from "./combat.js";
 
 export function adjust(key, delta) {
   const [kind, a, b] = key.split(".");
@@ -35,12 +35,15 @@ export function bind(box) {
   }
   // the objects are controls too: a card or a plot with one thing to do does it when clicked
   // (a market's plot: buy it, the payment opening); with several, its buttons are shown
-  for (const c of box.querySelectorAll("li.ccard, li.plot")) {
+  // (an opponent's board, during an attack: the chosen units sent against it)
+  for (const c of box.querySelectorAll("li.ccard, li.plot, article.c4-empire.targetable")) {
     const acts = [...c.querySelectorAll(":scope > button:not([disabled])")];
     if (!acts.length) continue;
     c.classList.add("actable");
     c.addEventListener("click", (e) => {
-      if (e.target.closest("button, a, input, select, label")) return;
+      if (e.target.closest("button, a, input, select, label, summary")) return;
+      const inner = e.target.closest(".actable");
+      if (inner && inner !== c) return; // a card or plot inside it acts for itself
       if (acts.length === 1) { acts[0].click(); return; }
       for (const o of document.querySelectorAll(".c4 .chosen")) o.classList.remove("chosen");
       c.classList.add("chosen");
@@ -83,8 +86,15 @@ export function onClick(b) {
     const here = startsWith(`build ${ui.build} p${ds.build}`);
     if (here.length === 1) submit(here[0]);
     else { ui.build = ui.build; T.render(); focusActions(); }
+  } else if (ds.pick) {
+    pickUnit(ds.pick);
+    T.render();
+  } else if (ds.target) {
+    sendTo(Number(ds.target));
+    T.render();
+    focusActions();
   } else if (ds.attack) {
-    ui.attack = {}; ui.pay = null; ui.build = null;
+    ui.attack = {}; ui.pick = {}; ui.pay = null; ui.build = null;
     T.render();
     focusActions();
   } else if (ds.go === "collect") goCollect();
