@@ -56,6 +56,7 @@ def card_reference(lang: str = "en") -> dict[str, Any]:
     lang = normalize_lang(lang)
     domains = [
         {
+            "code": d,  # the table's card (its face on /rules: static/faces.js)
             "name": t(lang, f"domain.{d}"),
             "text": _domain_text(lang, d),
             "tags": [t(lang, "ref.in_deck", n=DECK_COUNTS[d])],

@@ -1,14 +1,22 @@
 // CIV: Carta Impera Victoria at the table: its board (domains, markers, hand, draft, discard
-// pile), its guided choices (effects walked token by token, hidden steps committed to before
-// their cards show) and its result (hegemony, or the majorities table). The shell (table.js)
-// calls render, turnText, onView and resultHTML.
+// pile) and its result (hegemony, or the majorities table); its guided choices are actions.js's,
+// its card faces faces.js's. The shell (table.js) calls render, turnText, onView, resultHTML,
+// guide and cue. The objects are controls too (issue 39): a card of the hand is played by a
+// click; a domain of the own play area starts its effects; a seat's board or a domain's track
+// answers the choice of an effect that asks for it. The buttons stay for the keyboard.
 import { esc, t } from "/static/common.js";
 
-export const LETTERS = "MRESCU";
+import {
+  LETTERS, cardTip, cardsWords, countLetters, domainName, effectName, effectTip, ensureStyle, face, faceTips, icon,
+} from "./faces.js";
+import * as actions from "./actions.js";
+
+export { LETTERS, cardTip, cardsWords, countLetters, domainName, effectName, icon, upgradeReference } from "./faces.js";
+
+ensureStyle();
 
 let T = null; // the table (the shell's object)
 let view = null;
-let walk = null; // the choice being built: {prefix: [tokens], picks: "", pending: bool}
 const $ = (id) => document.getElementById(id);
 
 function use(table) {
@@ -19,96 +27,15 @@ function use(table) {
 const name = (s) => T.name(s);
 const send = (move) => T.send(move);
 const myTurn = () => T.myTurn();
-const rerender = () => T.render();
 const optionTexts = () => view.options.map((o) => o.text);
-
-// -- words and icons of the domains and effects --
-
-export function domainName(letter) {
-  return t(`domain.${letter}`);
-}
-
-export function effectName(kind) {
-  return t(`effect.${kind}`);
-}
-
-// a distinct shape per domain, so colour is never the only cue
-const SHAPES = {
-  M: '<path d="M12 2 L22 21 H2 Z"/>',
-  R: '<path d="M9 2 H15 V8 H21 V14 H15 V22 H9 V14 H3 V8 H9 Z"/>',
-  E: '<circle cx="12" cy="12" r="10"/>',
-  S: '<path d="M12 1 L21.5 6.5 V17.5 L12 23 L2.5 17.5 V6.5 Z"/>',
-  C: '<path d="M12 1 L14.9 8.6 L23 9 L16.7 14.1 L18.8 22 L12 17.6 L5.2 22 L7.3 14.1 L1 9 L9.1 8.6 Z"/>',
-  U: '<path d="M12 1 L23 12 L12 23 L1 12 Z"/>',
-};
-
-export function icon(letter, cls = "icon") {
-  return `<svg class="${cls} d-${letter}" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${SHAPES[letter]}<text x="12" y="16" text-anchor="middle">${letter}</text></svg>`;
-}
-
-export function countLetters(cards) {
-  const c = {};
-  for (const l of LETTERS) c[l] = 0;
-  for (const ch of cards) if (ch in c) c[ch] += 1;
-  return c;
-}
-
-export function cardsWords(cards) {
-  const c = countLetters(cards);
-  const parts = [];
-  for (const l of LETTERS) if (c[l]) parts.push(domainName(l) + (c[l] > 1 ? ` ×${c[l]}` : ""));
-  return parts.length ? parts.join(", ") : t("ui.empty");
-}
-
-const EFFECTS = ["assassination", "purge", "attack", "holybook", "divineright", "inquisition",
-  "development", "monopoly", "embargo", "experiment", "research", "discovery", "oligarchy",
-  "republic", "democracy", "inspiration"];
-const TAG = {
-  assassination: ["M", 1], purge: ["M", 2], attack: ["M", 0], inquisition: ["R", 0],
-  development: ["E", 1], monopoly: ["E", 2], embargo: ["E", 0], experiment: ["S", 1],
-  research: ["S", 2], discovery: ["S", 0], oligarchy: ["U", 1], republic: ["U", 2],
-  democracy: ["U", 0], inspiration: ["C", 1],
-};
 const ERA = ["I", "II", "III"];
-// each domain's effects: level 1, level 2, discard (Culture: Inspiration only)
-const DOMAIN_EFFECTS = {
-  M: ["assassination", "purge", "attack"], R: ["holybook", "divineright", "inquisition"],
-  E: ["development", "monopoly", "embargo"], S: ["experiment", "research", "discovery"],
-  C: ["inspiration", null, null], U: ["oligarchy", "republic", "democracy"],
-};
-
-/** What a card of a domain does (its tip): the domain's effects by level. */
-export function cardTip(letter) {
-  const [l1, l2, disc] = DOMAIN_EFFECTS[letter];
-  const effects = l2 === null
-    ? t("ref.domain_culture", { effect: effectName(l1) })
-    : t("ref.domain", { l1: effectName(l1), l2: effectName(l2), disc: effectName(disc) });
-  return t("web.tip.card", { domain: domainName(letter), effects });
-}
-
-/** An effect's tip: its name and what it does. */
-function effectTip(kind) {
-  return `${effectName(kind)}: ${t(`help.${kind}`)}`;
-}
-const isCards = (tok) => /^[MRESCU]+$/.test(tok);
-const isSeat = (tok) => /^\d$/.test(tok);
 
 // -- what the shell calls --
 
-/** The tokens all of the committed step's moves begin with (where the walk goes on). */
-function commonPrefix(p) {
-  const lists = [p.option, ...p.choices.map((c) => c.text)].map((x) => x.split(" "));
-  const out = [];
-  for (let i = 0; lists.every((l) => i < l.length && l[i] === lists[0][i]); i++) out.push(lists[0][i]);
-  return out;
-}
-
 export function onView(table, changed) {
   use(table);
-  if (changed) walk = null;
-  if (view.pending && (!walk || !walk.pending)) {
-    walk = { prefix: commonPrefix(view.pending), picks: "", pending: true };
-  }
+  actions.onView(table, changed);
+  remember();
 }
 
 export function turnText(table) {
@@ -123,10 +50,11 @@ export function turnText(table) {
 
 export function render(table) {
   use(table);
+  faceTips(view.observation.thresholds);
   renderStatus();
+  actions.renderActions(table); // first: the boards show the targets of its walk
   renderPlayers();
   renderMine();
-  renderActions();
   renderDiscard();
 }
 
@@ -162,6 +90,7 @@ function renderPlayers() {
   const o = view.observation;
   const [l1, l2, heg] = o.thresholds;
   const out = [];
+  const aim = actions.targets();
   for (let s = 0; s < o.players; s++) {
     const counts = countLetters(o.areas[s]);
     const info = view.game.seats[s];
@@ -185,8 +114,16 @@ function renderPlayers() {
       label.push(...markText);
       if (coin) label.push(t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) }));
       const pct = (x) => Math.min(100, (x / need) * 100);
-      return `<li class="cell d-${d} level-${level}" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
-        <div class="cell-head" data-tip="${esc(cardTip(d))}">${icon(d)}<span class="dname">${esc(domainName(d))}</span></div>
+      // the own domain whose effects can be used now starts them; a domain the walk asks for answers it
+      const uses = s === view.seat ? actions.effectsOf(d) : [];
+      const aimed = aim.seat === s && aim.letters.includes(d);
+      const headInner = `${icon(d)}<span class="dname">${esc(domainName(d))}</span>`;
+      const head = uses.length || aimed
+        ? `<button type="button" class="cell-head cell-act" data-domain="${d}" data-aim="${aimed ? 1 : ""}" data-key="cell-act-${d}"
+            aria-label="${esc(aimed ? domainName(d) : uses.map(effectName).join(", "))}" data-tip="${esc(cardTip(d))}" data-face-tip="${d}">${headInner}</button>`
+        : `<div class="cell-head" data-tip="${esc(cardTip(d))}" data-face-tip="${d}">${headInner}</div>`;
+      return `<li class="cell d-${d} level-${level}${uses.length || aimed ? " can-act" : ""}" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
+        ${head}
         <div class="count" aria-hidden="true">${n}${level ? `<span class="lv">${esc(t("web.level_short", { n: level }))}</span>` : ""}</div>
         <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>
           <span class="tick" data-left="${pct(l1)}" title="${esc(t("web.level_short", { n: 1 }))}"></span><span class="tick" data-left="${pct(l2)}" title="${esc(t("web.level_short", { n: 2 }))}"></span></div>
@@ -195,7 +132,8 @@ function renderPlayers() {
       </li>`;
     });
     const toMove = o.to_move === s;
-    out.push(`<article class="player ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}" aria-label="${esc(name(s))}" data-testid="player-${s}">
+    const target = aim.seats.includes(s) ? ` target" data-pick-seat="${s}` : "";
+    out.push(`<article class="player ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}${target}" aria-label="${esc(name(s))}" data-testid="player-${s}">
       <h3>${toMove ? `<span class="arrow" aria-label="${esc(t("web.to_move"))}">▶</span> ` : ""}${esc(name(s))}
         <small>${esc(tags.join(" · "))}</small>
         <span class="handcount" aria-label="${esc(t("web.hand_of", { name: name(s), n: o.hand_sizes[s] }))}">🂠 ${o.hand_sizes[s]}</span></h3>
@@ -206,18 +144,29 @@ function renderPlayers() {
   // positions set through the CSSOM: the Content-Security-Policy refuses style attributes
   for (const el of $("players").querySelectorAll("[data-width]")) el.style.width = `${el.dataset.width}%`;
   for (const el of $("players").querySelectorAll("[data-left]")) el.style.left = `${el.dataset.left}%`;
+  for (const b of $("players").querySelectorAll("button.cell-act")) {
+    b.addEventListener("click", (e) => {
+      e.stopPropagation();
+      if (b.dataset.aim) actions.pick(b.dataset.domain);
+      else actions.startEffects(b.dataset.domain);
+    });
+  }
+  for (const el of $("players").querySelectorAll("[data-pick-seat]")) {
+    el.addEventListener("click", () => actions.pick(el.dataset.pickSeat));
+  }
 }
 
 function cardButton(letter, kind, i, offered) {
   const opt = `${kind} ${letter}`;
-  const can = myTurn() && !walk && offered.has(opt);
+  const can = myTurn() && !actions.walking() && offered.has(opt);
+  const f = face(letter, { thresholds: view.observation.thresholds });
   const label = kind === "play" ? t("web.play_card", { card: domainName(letter) })
     : kind === "keep" ? t("web.keep_card", { card: domainName(letter) }) : t("web.take_card", { card: domainName(letter) });
   if (!can) {
-    return `<li class="card d-${letter}" aria-label="${esc(domainName(letter))}" data-tip="${esc(cardTip(letter))}">${icon(letter)}<span>${esc(domainName(letter))}</span></li>`;
+    return `<li class="card d-${letter} has-face" aria-label="${esc(domainName(letter))}" data-tip="${esc(cardTip(letter))}">${f}</li>`;
   }
-  return `<li><button type="button" class="card d-${letter} playable" data-move="${esc(opt)}" data-key="card-${kind}-${letter}-${i}"
-    aria-label="${esc(label)}" data-tip="${esc(`${label}. ${cardTip(letter)}`)}">${icon(letter)}<span>${esc(domainName(letter))}</span></button></li>`;
+  return `<li><button type="button" class="card d-${letter} has-face playable" data-move="${esc(opt)}" data-key="card-${kind}-${letter}-${i}"
+    aria-label="${esc(label)}" data-tip="${esc(`${label}. ${cardTip(letter)}`)}">${f}</button></li>`;
 }
 
 function cardRow(cards, kind) {
@@ -241,175 +190,12 @@ function renderMine() {
   for (const b of box.querySelectorAll("button[data-move]")) b.addEventListener("click", () => send(b.dataset.move));
 }
 
-function effectTag(kind) {
-  const tag = TAG[kind];
-  if (!tag) return "";
-  const [d, lv] = tag;
-  return `${icon(d, "icon small")} ${esc(domainName(d))} · ${esc(lv ? t("web.level_short", { n: lv }) : t("web.discard_effect"))}`;
-}
-
-function renderActions() {
-  const box = $("actions");
-  const texts = optionTexts();
-  if (myTurn() && !walk && texts.every((o) => /^(play|keep|take) /.test(o))) {
-    box.hidden = true;
-    box.innerHTML = "";
-    return;
-  }
-  if (!myTurn() || view.observation.finished) {
-    const who = view.observation.to_move;
-    box.hidden = view.seat === null || view.observation.finished || who === null || who === undefined;
-    box.innerHTML = who !== null && who !== undefined ? `<p class="muted">${esc(t("web.waiting_for", { name: name(who) }))}</p>` : "";
-    return;
-  }
-  box.hidden = false;
-  if (walk) { renderWalk(box); return; }
-  const kinds = [];
-  for (const o of texts) {
-    const k = o.split(" ")[0];
-    if (!["play", "keep", "take", "end"].includes(k) && !kinds.includes(k)) kinds.push(k);
-  }
-  kinds.sort((a, b) => EFFECTS.indexOf(a) - EFFECTS.indexOf(b));
-  let html = "";
-  if (kinds.length) {
-    html += `<h2>${esc(t("web.effects"))}</h2><ul class="effects">`;
-    for (const k of kinds) {
-      html += `<li><button type="button" class="effect" data-kind="${esc(k)}" data-key="effect-${esc(k)}" aria-describedby="help-${esc(k)}" data-tip="${esc(effectTip(k))}">
-        <strong>${esc(effectName(k))}</strong> <span class="tag">${effectTag(k)}</span></button>
-        <p class="help" id="help-${esc(k)}">${esc(t(`help.${k}`))}</p></li>`;
-    }
-    html += "</ul>";
-  }
-  if (texts.includes("end")) {
-    html += `<button type="button" class="primary end" data-move="end" data-key="end">${esc(t("move.end"))}</button>`;
-  }
-  box.innerHTML = html;
-  for (const b of box.querySelectorAll("button.effect")) {
-    b.addEventListener("click", () => { walk = { prefix: [b.dataset.kind], picks: "", pending: false }; rerender(); });
-  }
-  for (const b of box.querySelectorAll("button[data-move]")) b.addEventListener("click", () => send(b.dataset.move));
-}
-
-// -- walking through a multi-choice effect --
-
-/** The choices that begin with the walk's prefix, each with its tokens. */
-function candidates() {
-  const base = walk.pending ? view.pending.choices : view.options;
-  const p = walk.prefix;
-  return base.map((c) => ({ choice: c, tok: c.text.split(" ") }))
-    .filter(({ tok }) => tok.length >= p.length && p.every((x, i) => tok[i] === x));
-}
-
-/** The one step the walk has come to (a choice that is not a whole move), else null. */
-function stepReached(cands) {
-  return cands.length === 1 && !cands[0].choice.final ? cands[0].choice : null;
-}
-
-function contains(big, small) {
-  const a = countLetters(big);
-  const b = countLetters(small);
-  return LETTERS.split("").every((l) => a[l] >= b[l]);
-}
-
-function sortCards(s) {
-  return s.split("").sort((x, y) => LETTERS.indexOf(x) - LETTERS.indexOf(y)).join("");
-}
-
-function stepWord(prev) {
-  if (["discard", "play", "return", "take", "give"].includes(prev)) return t(`web.step.${prev}`);
-  if (prev === "assassination" || prev === "purge") return t("web.step.discard");
-  return t("web.step.cards");
-}
-
-function renderWalk(box) {
-  // follow the only way on as long as there is one (up to a step: it is chosen as a whole)
-  for (;;) {
-    const cands = candidates();
-    const i = walk.prefix.length;
-    const complete = cands.some((c) => c.choice.final && c.tok.length === i);
-    const next = [...new Set(cands.filter((c) => c.tok.length > i).map((c) => c.tok[i]))];
-    if (!complete && next.length === 1 && !stepReached(cands) && !walk.picks) { walk.prefix.push(next[0]); continue; }
-    break;
-  }
-  const cands = candidates();
-  const i = walk.prefix.length;
-  const complete = cands.some((c) => c.choice.final && c.tok.length === i);
-  const next = [...new Set(cands.filter((c) => c.tok.length > i).map((c) => c.tok[i]))];
-  const step = stepReached(cands);
-  const kind = walk.prefix[0];
-  let html = `<h2 data-tip="${esc(effectTip(kind))}">${esc(effectName(kind))} <span class="tag">${effectTag(kind)}</span></h2><p class="help">${esc(t(`help.${kind}`))}</p>`;
-  if (walk.pending) {
-    const p = view.pending;
-    const text = kind === "discovery"
-      ? (p.reveal ? t("ui.revealed_discovery", { cards: cardsWords(p.reveal) }) : t("ui.revealed_discovery_none"))
-      : t("ui.revealed_inquisition", { seat: name(Number(p.option.split(" ")[1])), cards: cardsWords(p.reveal) });
-    html += `<p class="reveal" data-testid="reveal">${esc(text)}</p><p class="muted">${esc(t("ui.committed", { effect: effectName(kind) }))}</p>`;
-  }
-  const sofar = view.words[walk.prefix.join(" ")];
-  let body = "";
-  const buttons = [];
-  if (step) {
-    // a step: its moves are chosen once it is sent (a hidden one shows cards: binding)
-    if (step.hidden) body = `<p class="warn">${esc(t("web.reveal_warning"))}</p>`;
-    buttons.push(`<button type="button" class="primary" data-send="${esc(step.text)}" data-key="commit">${esc(step.hidden ? t("web.commit") : t("web.confirm"))}</button>`);
-  } else if (next.length && next.every(isSeat)) {
-    body = `<p>${esc(t("web.choose_seat"))}</p>`;
-    for (const s of next) buttons.push(`<button type="button" data-tok="${s}" data-key="tok-${s}">${esc(name(Number(s)))}</button>`);
-  } else if (next.length && next.every(isCards) && next.every((x) => x.length === 1)) {
-    body = `<p>${esc(t("web.step.domain"))}</p>`;
-    for (const l of LETTERS) if (next.includes(l)) buttons.push(`<button type="button" class="card d-${l}" data-tok="${l}" data-key="tok-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))}</button>`);
-  } else if (next.length && next.every(isCards)) {
-    const size = Math.max(...next.map((x) => x.length));
-    const fits = next.filter((x) => contains(x, walk.picks));
-    body = `<p>${esc(t("web.choose_cards", { n: size, word: stepWord(walk.prefix[i - 1]) }))}</p>
-      <p data-testid="picks">${esc(t("web.chosen", { cards: walk.picks ? cardsWords(walk.picks) : "—" }))}</p>`;
-    if (fits.includes(sortCards(walk.picks))) {
-      buttons.push(`<button type="button" class="primary" data-tok="${sortCards(walk.picks)}" data-key="picks-ok">${esc(t("web.confirm"))}</button>`);
-    }
-    for (const l of LETTERS) {
-      const left = Math.max(0, ...fits.map((x) => countLetters(x)[l])) - countLetters(walk.picks)[l];
-      if (left > 0 && fits.some((x) => contains(x, walk.picks + l))) {
-        buttons.push(`<button type="button" class="card d-${l}" data-pick="${l}" data-key="pick-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))} <small>×${left}</small></button>`);
-      }
-    }
-    if (walk.picks) buttons.push(`<button type="button" data-unpick="1" data-key="unpick">${esc(t("web.undo_pick"))}</button>`);
-  } else if (next.length) {
-    body = `<p>${esc(t("web.choose_option"))}</p>`;
-    for (const w of next) {
-      const label = EFFECTS.includes(w) ? effectName(w) : (texts(`web.step.${w}`) || w);
-      buttons.push(`<button type="button" data-tok="${esc(w)}" data-key="tok-${esc(w)}">${esc(label)}</button>`);
-    }
-  }
-  if (complete) {
-    const mv = walk.prefix.join(" ");
-    buttons.unshift(`<button type="button" class="primary" data-send="${esc(mv)}" data-key="confirm">${esc(t("web.confirm"))}: ${esc(view.words[mv] || mv)}</button>`);
-  }
-  if (!walk.pending) buttons.push(`<button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button>`);
-  html += `${sofar && !complete ? `<p class="sofar">${esc(sofar)}</p>` : ""}${body}<div class="choices" role="group">${buttons.join(" ")}</div>`;
-  box.innerHTML = html;
-  for (const b of box.querySelectorAll("button")) {
-    b.addEventListener("click", () => {
-      if (!walk) return;
-      if (b.dataset.send) send(b.dataset.send);
-      else if (b.dataset.cancel) { walk = null; rerender(); }
-      else if (b.dataset.pick) { walk.picks += b.dataset.pick; rerender(); }
-      else if (b.dataset.unpick) { walk.picks = walk.picks.slice(0, -1); rerender(); }
-      else if (b.dataset.tok) { walk.prefix.push(b.dataset.tok); walk.picks = ""; rerender(); }
-    });
-  }
-}
-
-function texts(key) {
-  const s = t(key);
-  return s === key ? null : s;
-}
-
 function renderDiscard() {
   const d = view.observation.discard;
   const c = countLetters(d);
   const open = $("discard").querySelector("details")?.open ? " open" : "";
   $("discard").innerHTML = `<details${open} data-testid="discard"><summary>${esc(t("web.discard_count", { n: d.length }))}</summary>
-    ${d.length ? `<ul class="pile">${LETTERS.split("").filter((l) => c[l]).map((l) => `<li class="d-${l}" data-tip="${esc(cardTip(l))}">${icon(l)} ${esc(domainName(l))} × ${c[l]}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}
+    ${d.length ? `<ul class="pile">${LETTERS.split("").filter((l) => c[l]).map((l) => `<li class="d-${l}" data-tip="${esc(cardTip(l))}" data-face-tip="${l}">${icon(l)} ${esc(domainName(l))} × ${c[l]}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}
   </details>`;
 }
 
@@ -447,7 +233,7 @@ export function guide(table) {
   const o = view.observation;
   if (!myTurn() || o.finished) return null;
   const q = (sel) => document.querySelector(sel);
-  if (walk) {
+  if (actions.walking()) {
     const el = q("#actions .choices button.primary, #actions .choices button:not(.cancel)");
     return el ? { el, text: t("guide.walk") } : null;
   }
@@ -461,4 +247,38 @@ export function guide(table) {
   if (effect) return { el: effect, text: t("guide.effect") };
   const end = q('#actions button[data-key="end"]');
   return end ? { el: end, text: t("guide.end") } : null;
+}
+
+// -- the moment an opponent's move hurts this seat (the shell may play a sound for it) --
+
+let seen = null; // this seat's play area at the last position seen: {move, area}
+let prior = null; // and at the one before
+let cued = null; // the position already answered
+
+function remember() {
+  if (view.seat === null) return;
+  const now = { move: view.move_number, area: view.observation.areas[view.seat] };
+  if (!seen || seen.move !== now.move) { prior = seen; seen = now; }
+}
+
+/** "attacked" when the move just made, by an opponent, hurts this seat: its Inquisition on this
+ * seat, an Embargo or a Democracy placed on one of its domains, or an Attack that took a card of
+ * its play area (R15-R17, R20); else null. Once per position, and never for the position the
+ * page opened at. */
+export function cue(table) {
+  use(table);
+  const me = view.seat;
+  const o = view.observation;
+  if (me === null || !view.log.length || !prior || prior.move >= view.move_number) return null;
+  const key = `${T.gameId}:${view.move_number}`;
+  if (cued === key) return null;
+  const last = view.log[view.log.length - 1];
+  if (last.seat === me || (o.teams && last.seat % 2 === me % 2)) return null;
+  const [kind, arg] = last.text.split(" ");
+  let hurt = false;
+  if (["inquisition", "embargo", "democracy"].includes(kind)) hurt = Number(arg) === me;
+  else if (kind === "attack") hurt = countLetters(o.areas[me])[arg] < countLetters(prior.area)[arg];
+  if (!hurt) return null;
+  cued = key;
+  return "attacked";
 }
