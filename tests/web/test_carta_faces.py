@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from civcards.i18n import t
@@ -263,3 +264,70 @@ def test_a_domain_of_the_own_play_area_starts_its_effects(
     assert several or one
     assert page.errors == []
     page.context.close()
+
+
+#: the answers of carta.js's cue(table) to a seat's views, one after the other (the module
+#: of a page of its own: the table's shell would call it so as each view comes)
+CUES_JS = r"""
+async ([views, gid]) => {
+  const m = await import("/static/games/carta/carta.js");
+  return views.map((view) => {
+    const table = { view, gameId: gid, name: (s) => `seat ${s}`, myTurn: () => false, render() {}, send() {} };
+    m.onView(table, true);
+    return [m.cue(table), m.cue(table)];
+  });
+}
+"""
+
+
+def seat_view(rec: Recorded, seat: int) -> dict[str, Any]:
+    r = httpx.get(
+        f"{rec.base}/api/games/{rec.gid}/state", headers={"X-Seat-Token": rec.tokens[seat]}
+    )
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def cues(browser: Any, server: ServerProcess, rec: Recorded, views: list[dict[str, Any]]) -> Any:
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    page.goto(f"{server.base}/rules/carta")
+    out = page.evaluate(CUES_JS, [views, rec.gid])
+    ctx.close()
+    return out
+
+
+def test_cue_tells_a_seat_when_an_opponent_hurts_it(server: ServerProcess, browser: Any) -> None:
+    """cue(table) is "attacked" once, at the position where an opponent's move hurts the seat
+    (an Embargo on one of its domains, R17; an Attack that took one of its cards, R15), never at
+    the position the page opened at, and null for a teammate's move or one that spares it."""
+    rec = start(server.base, load("carta-draft-4p"))
+    moves = [m["path"][-1][1] for m in rec.record["moves"]]
+    # the first Embargo, and the first Attack, made by an opponent of some seat (teams: s % 2)
+    embargo = next(i for i, m in enumerate(moves) if m.startswith("embargo "))
+    attack = next(i for i, m in enumerate(moves) if m.startswith("attack ") and i > embargo)
+    by = int(rec.record["moves"][embargo]["seat"])
+    target = int(moves[embargo].split()[1])
+    assert target % 2 != by % 2
+    mate = (by + 2) % 4
+    rec.advance(embargo)
+    before = {s: seat_view(rec, s) for s in (target, mate)}
+    rec.advance(embargo + 1)
+    after = {s: seat_view(rec, s) for s in (target, mate)}
+    assert cues(browser, server, rec, [before[target], after[target]]) == [
+        [None, None],  # the page opened here: no cue for what was there before
+        ["attacked", None],  # once
+    ]
+    assert cues(browser, server, rec, [before[mate], after[mate]]) == [[None, None]] * 2
+    # an Attack: the opponents that had a card of its domain lose one (R15)
+    rec.advance(attack)
+    attacker = int(rec.record["moves"][attack]["seat"])
+    domain = moves[attack].split()[1]
+    opponents = [s for s in range(4) if s % 2 != attacker % 2]
+    before = {s: seat_view(rec, s) for s in opponents}
+    rec.advance(attack + 1)
+    after = {s: seat_view(rec, s) for s in opponents}
+    for s in opponents:
+        had = before[s]["observation"]["areas"][s].count(domain)
+        want = "attacked" if had else None
+        assert cues(browser, server, rec, [before[s], after[s]])[1][0] == want, (s, had)
