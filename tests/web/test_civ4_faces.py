@@ -2,7 +2,7 @@
 card reference of /rules, with the numbers of the game's own card set; plots as tiles with
 their population tokens and the cards built on them (C18); an attack composed on the objects
 (the units clicked, then the empire attacked) reaching the same move as the panel's buttons,
-and a defence showing the attacking units and the damage of each choice (C45-C48).
+and a defence showing the attacking units and the damage of each choice (C41-C45).
 
 The table's positions are the layout guard's recorded game (tests/web/positions.py).
 """
@@ -171,9 +171,10 @@ def test_the_table_draws_its_cards_as_faces_and_plots_as_tiles(
 def test_an_attack_clicked_on_the_objects_is_the_buttons_move(
     server: ServerProcess, browser: Any
 ) -> None:
-    """C45: the units chosen on the hand, then the neighbour's board clicked, compose the same
-    move as the panel's counters, and the server takes it; the defender then sees the
-    attacking unit's face and, in each choice, the damage it would take (C48)."""
+    """C41, C40: the units chosen on the hand, then the neighbour's board clicked, compose the
+    same move as the panel's counters, and the server takes it; the defender then sees the
+    attacking unit's face and, in each choice of blocker (C43), the damage it would take
+    (C45)."""
     rec = start(server.base, load("civ4-2p"))
     at = rec.record["positions"]["purchase-attack"]
     moves, seat = int(at["moves"]), int(at["seat"])
@@ -210,6 +211,12 @@ def test_an_attack_clicked_on_the_objects_is_the_buttons_move(
         options = page.locator('[data-testid="defend-0"] option').all_inner_texts()
         words = t("en", "ccg.web.damage_short", s=0, x=0).split("0")[0]
         assert options and all(words in o for o in options), options
+        # the module's cue: this seat is attacked, and the shell sounds it (sounds on)
+        assert page.evaluate("document.documentElement.dataset.soundAttack") is None
+        page.locator('[data-testid="sound-toggle"]').click()
+        page.reload()
+        page.wait_for_selector('[data-testid="defend-0"]')
+        page.wait_for_function("document.documentElement.dataset.soundAttack === '1'")
         assert page.errors == []
     finally:
         page.context.close()

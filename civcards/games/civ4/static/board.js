@@ -2,7 +2,7 @@
 // seat's hand, the discard pile), drawn from the server's view (civcards/games/civ4/web.py).
 import { esc, t } from "/static/common.js";
 import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
-import { $, B, T, botLabel, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
+import { $, B, T, botLabel, draw, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
 import { pickButton, renderCombat, targetButton } from "./combat.js";
 import { bind } from "./events.js";
 import { face } from "./faces.js";
@@ -24,7 +24,7 @@ export function renderStatus() {
     .map((o) => (o.value === true ? optWords(o) : `${optWords(o)}: ${o.value}`));
   const used = B.used && B.used.length ? `<p>${esc(t("ccg.web.used", { cards: B.used.join(", ") }))}</p>` : "";
   const steals = (B.steals || []).slice(-2).map((s) => `<p class="muted">✋ ${esc(t("ccg.web.stolen_you", { thief: name(s.thief), card: s.card, victim: name(s.victim) }))}</p>`).join("");
-  $("status").innerHTML = `
+  draw($("status"), `
     <p class="turn ${T.myTurn() ? "mine" : ""}" data-testid="turn">${esc(turnText(T))}</p>
     <p>${esc(view.game.title)} · ${esc(me)} · ${esc(t("ccg.round", { n: B.round || 0 }))}</p>
     <p class="c4-note" data-testid="reconstructed">⚠ ${esc(B.reconstructed || "")}</p>
@@ -34,7 +34,7 @@ export function renderStatus() {
     <details data-testid="about"><summary>${esc(t("ccg.web.about"))}</summary>
       <p>${esc(t("ccg.web.about_text"))}</p><p><strong>${esc(B.reconstructed || "")}</strong></p>
       ${variants.length ? `<p>${esc(t("ccg.web.variants", { list: variants.join(", ") }))}</p>` : ""}
-      <p class="muted">${esc(t("ccg.web.legend"))}</p><p class="muted">${esc(t("ccg.result.tiebreak"))}</p></details>`;
+      <p class="muted">${esc(t("ccg.web.legend"))}</p><p class="muted">${esc(t("ccg.result.tiebreak"))}</p></details>`);
 }
 
 export function plotCard(e, p, compact) {
@@ -103,8 +103,7 @@ export function empireHTML(e, compact) {
 export function renderPlayers() {
   const seats = B.seats || [];
   const order = view.seat === null ? seats : [seats[view.seat], ...seats.filter((e) => e.seat !== view.seat)];
-  $("players").innerHTML = order.map((e) => empireHTML(e, view.seat !== null && e.seat !== view.seat)).join("");
-  bind($("players"));
+  if (draw($("players"), order.map((e) => empireHTML(e, view.seat !== null && e.seat !== view.seat)).join(""))) bind($("players"));
 }
 
 export function marketsHTML() {
@@ -152,15 +151,14 @@ export function handHTML() {
 export function renderMine() {
   const box = $("mine");
   box.hidden = false;
-  box.innerHTML = (view.seat !== null ? handHTML() : "") + marketsHTML();
-  bind(box);
+  if (draw(box, (view.seat !== null ? handHTML() : "") + marketsHTML())) bind(box);
 }
 
 export function renderSide() {
   const d = B.discard || [];
   const open = $("discard").querySelector("details")?.open ? " open" : "";
   const n = d.reduce((a, c) => a + c.count, 0);
-  $("discard").innerHTML = `<details${open} data-testid="discard"><summary>${esc(t("ccg.web.discard_pile", { n }))}</summary>
+  draw($("discard"), `<details${open} data-testid="discard"><summary>${esc(t("ccg.web.discard_pile", { n }))}</summary>
     ${n ? `<ul>${d.map((c) => `<li data-tip="${esc(c.help)}">${esc(c.name)} × ${c.count}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}</details>
-    <p class="muted">${esc(t("ccg.web.legend"))}</p>`;
+    <p class="muted">${esc(t("ccg.web.legend"))}</p>`);
 }

@@ -65,3 +65,14 @@ export function guide(table) {
   if (!mine()) return null;
   return guideFor({ step: B.step, d: decide(), ui, opened: opened.length > 0 });
 }
+
+// -- the cue: what the shell may mark with a sound (table.js calls game.cue?.(table)) --
+
+/** "attacked" when this seat must now answer an attack (C42: its walls, C43: its blocks),
+ * else null. */
+export function cue(table) {
+  use(table);
+  const c = B.combat;
+  if (!c || !mine() || c.attacker === view.seat) return null;
+  return B.step === "walls" || B.step === "defend" ? "attacked" : null;
+}

@@ -1,4 +1,4 @@
-// civ4 at the table: the combat (C45–C48): the summary, the attack's, the defence's and the
+// civ4 at the table: the combat (C39–C48): the summary, the attack's, the defence's and the
 // damage's panels.
 import { esc, t } from "/static/common.js";
 import { B, T, decide, fill, name, ui, view } from "./state.js";
@@ -66,7 +66,7 @@ export function pickButton(c) {
 }
 
 /** The button on empire `s`'s board that sends the chosen units against it ("" when none are
- * chosen or it is not a neighbour: C45). */
+ * chosen or it is not a neighbour: C40). */
 export function targetButton(s) {
   const d = decide();
   if (!ui.attack || !d.attack || !d.attack.adjacent.includes(s)) return "";

@@ -2,7 +2,7 @@
 // proposal filled in and sending it with the steps it lies below (the factored choices).
 import { esc, t } from "/static/common.js";
 import { RES, parseRes, resChips, resIcon, resStr, resText, resWord } from "./symbols.js";
-import { $, B, LIMIT, T, cardName, decide, has, mine, name, opened, optionTexts, startsWith, turnText, ui, view } from "./state.js";
+import { $, B, LIMIT, T, draw, cardName, decide, has, mine, name, opened, optionTexts, startsWith, turnText, ui, view } from "./state.js";
 import { attackPanel, damagePanel, defendPanel } from "./combat.js";
 import { bind, focusActions } from "./events.js";
 import { face } from "./faces.js";
@@ -70,8 +70,8 @@ export function renderActions() {
   if (!mine()) {
     const who = view.game.to_move;
     box.hidden = view.result !== null && view.result !== undefined;
-    box.innerHTML = who !== null && who !== undefined && !view.result
-      ? `<p class="muted" data-testid="waiting">${esc(turnText(T))}</p>` : "";
+    draw(box, who !== null && who !== undefined && !view.result
+      ? `<p class="muted" data-testid="waiting">${esc(turnText(T))}</p>` : "");
     return;
   }
   box.hidden = false;
@@ -88,8 +88,7 @@ export function renderActions() {
   const rest = view.options.length > 1 && !opened.length && !ui.confirm
     ? `<details class="more" data-testid="more"><summary>${esc(t("ccg.web.more"))} (${view.options.length})</summary>
         <div class="choices" role="group">${choiceButtons(view.options, "opt")}</div></details>` : "";
-  box.innerHTML = `<div data-testid="actions">${html}</div>${rest}`;
-  bind(box);
+  if (draw(box, `<div data-testid="actions">${html}</div>${rest}`)) bind(box);
 }
 
 export function panel() {

@@ -12,6 +12,20 @@ export let opened = []; // expanded steps (a build's free population, a Code of 
 export const $ = (id) => document.getElementById(id);
 export const LIMIT = 64; // the engine offers decisions of at most this many moves whole (choices.py)
 
+// what each region was last drawn with: a region whose HTML is the same is left as it is (no
+// new nodes, no listeners bound again, nothing for the browser to lay out again)
+const drawn = new WeakMap();
+
+/** Draw `html` into `el` unless it holds it already (drawn by this module, untouched since):
+ * whether it was drawn. */
+export function draw(el, html) {
+  const was = drawn.get(el);
+  if (was && was.html === html && was.first === el.firstChild && was.n === el.childNodes.length) return false;
+  el.innerHTML = html;
+  drawn.set(el, { html, first: el.firstChild, n: el.childNodes.length });
+  return true;
+}
+
 /** A new position: nothing composed, no step open. */
 export function reset() {
   ui = {};
