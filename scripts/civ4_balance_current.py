@@ -6,7 +6,8 @@ answers the headline questions Q1, Q2, Q3, Q5, Q7 and Q8 under greedy play and u
 search play (``civcards.games.civ4.report.current``). With no file it reads the study's
 own: the greedy mirrors of ``studies/civ4-balance/data-reconstructed-3/`` and the search
 mirrors' chunks of ``studies/civ4-balance/search-r3/``. ``--write`` puts the table into
-the balance page between its markers (the rest of the page is left as it is):
+the balance page between its markers (the rest of the page is left as it is), and the
+budget arenas' table (``search-r3/budget/``, pooled by budget) between its own:
 
     python scripts/civ4_balance_current.py --write studies/civ4-balance/README.md
     python scripts/civ4_balance_current.py --json FILE.parquet ...
@@ -27,6 +28,7 @@ from typing import Any
 from civcards.game_api import get_game
 from civcards.games.civ4.report.current import current_table
 from civcards.sim.rows import read_rows
+from civcards.stats import wilson
 
 STUDY = "studies/civ4-balance"
 #: the study's files: greedy mirrors of the default set-up, and the search mirrors' chunks
@@ -39,6 +41,35 @@ DEFAULT_FILES = (
 )
 BEGIN = "<!-- civ4-balance:current:begin -->"
 END = "<!-- civ4-balance:current:end -->"
+#: the budget arenas (``search-r3/budget.sh``): ``civcards arena --json`` chunks
+BUDGET_FILES = f"{STUDY}/search-r3/budget/ismcts*it-s[0-9][0-9].json"
+BUDGET_BEGIN = "<!-- civ4-balance:budget:begin -->"
+BUDGET_END = "<!-- civ4-balance:budget:end -->"
+#: "beats greedy clearly": the Wilson 95 % interval's low end above this share
+CLEARLY = 0.60
+
+
+def budget_table(paths: list[str]) -> str:
+    """The budget arenas pooled by search bot: games, its wins (a shared victory split),
+    the share with its Wilson 95 % interval, and whether it beats greedy clearly."""
+    pooled: dict[str, list[float]] = {}
+    for path in paths:
+        chunk = json.loads(Path(path).read_text(encoding="utf-8"))
+        (bot,) = [b for b in chunk["bots"] if b != "greedy"]
+        got = pooled.setdefault(bot, [0.0, 0.0])
+        got[0] += int(chunk["games_by_bot"][bot])
+        got[1] += float(chunk["wins"][bot])
+    out = [
+        "| budget | games | search bot's wins | share (Wilson 95 %) | clearly? |",
+        "|---|---:|---:|---|---|",
+    ]
+    for bot, (n, w) in sorted(pooled.items(), key=lambda kv: int(kv[0].split(":")[1][:-2])):
+        lo, hi = wilson(w, int(n))
+        out.append(
+            f"| `{bot}` | {int(n)} | {w:g} | {100 * w / n:.1f} % ({100 * lo:.1f}–{100 * hi:.1f} %) "
+            f"| {'**yes**' if lo > CLEARLY else 'no'} |"
+        )
+    return "\n".join(out)
 
 
 def files(patterns: list[str]) -> list[str]:
@@ -49,13 +80,13 @@ def files(patterns: list[str]) -> list[str]:
     return out
 
 
-def replace_block(page: str, block: str) -> str:
+def replace_block(page: str, block: str, begin: str = BEGIN, end: str = END) -> str:
     """``page`` with the text between the markers replaced by ``block``; ValueError if the
     page lacks them."""
-    i, j = page.find(BEGIN), page.find(END)
+    i, j = page.find(begin), page.find(end)
     if i < 0 or j < i:
-        raise ValueError(f"the page has no {BEGIN} … {END} markers")
-    return page[: i + len(BEGIN)] + "\n" + block.rstrip() + "\n" + page[j:]
+        raise ValueError(f"the page has no {begin} … {end} markers")
+    return page[: i + len(begin)] + "\n" + block.rstrip() + "\n" + page[j:]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,9 +105,11 @@ def main(argv: list[str] | None = None) -> int:
             page = Path(args.write)
             if not page.is_file():
                 raise ValueError(f"{args.write!r} does not exist or is not a file")
-            page.write_text(
-                replace_block(page.read_text(encoding="utf-8"), out["markdown"]), encoding="utf-8"
-            )
+            text = replace_block(page.read_text(encoding="utf-8"), out["markdown"])
+            budgets = sorted(glob.glob(BUDGET_FILES))
+            if budgets and BUDGET_BEGIN in text:
+                text = replace_block(text, budget_table(budgets), BUDGET_BEGIN, BUDGET_END)
+            page.write_text(text, encoding="utf-8")
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

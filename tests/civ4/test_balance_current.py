@@ -4,6 +4,7 @@ set-up under greedy and search play, from a tiny fixture of games played here.""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -98,3 +99,24 @@ def test_the_page_keeps_its_text_and_a_page_without_markers_is_refused(
         err = capsys.readouterr().err
         assert err.startswith("error: ") and len(err.strip().splitlines()) == 1
         assert bare.read_text(encoding="utf-8") == "no markers\n"
+
+
+def test_the_budget_arenas_are_pooled_by_budget(tmp_path: Path) -> None:
+    # two chunks of one budget add up; a budget is "clearly" better only when the Wilson
+    # interval's low end passes 60 % (the fields are those `civcards arena --json` writes)
+    mod = _script()
+    paths = []
+    for i, (bot, wins) in enumerate(
+        [("ismcts:200it", 9.0), ("ismcts:200it", 9.5), ("ismcts:50it", 3.0)]
+    ):
+        chunk = {
+            "bots": [bot, "greedy"],
+            "games_by_bot": {bot: 10, "greedy": 10},
+            "wins": {bot: wins},
+        }
+        paths.append(tmp_path / f"c{i}.json")
+        paths[-1].write_text(json.dumps(chunk), encoding="utf-8")
+    lines = mod.budget_table([str(p) for p in paths]).splitlines()
+    assert lines[2].startswith("| `ismcts:50it` | 10 | 3 | 30.0 %") and lines[2].endswith("| no |")
+    assert lines[3].startswith("| `ismcts:200it` | 20 | 18.5 | 92.5 %")
+    assert lines[3].endswith("| **yes** |")
