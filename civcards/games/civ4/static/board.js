@@ -2,7 +2,7 @@
 // seat's hand, the discard pile), drawn from the server's view (civcards/games/civ4/web.py).
 import { esc, t } from "/static/common.js";
 import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
-import { $, B, T, botLabel, draw, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
+import { $, B, T, botLabel, draw, drawParts, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
 import { pickButton, renderCombat, targetButton } from "./combat.js";
 import { bind } from "./events.js";
 import { face } from "./faces.js";
@@ -103,7 +103,8 @@ export function empireHTML(e, compact) {
 export function renderPlayers() {
   const seats = B.seats || [];
   const order = view.seat === null ? seats : [seats[view.seat], ...seats.filter((e) => e.seat !== view.seat)];
-  if (draw($("players"), order.map((e) => empireHTML(e, view.seat !== null && e.seat !== view.seat)).join(""))) bind($("players"));
+  // each empire a part of its own: a move redraws the empires it changed
+  for (const part of drawParts($("players"), order.map((e) => empireHTML(e, view.seat !== null && e.seat !== view.seat)))) bind(part);
 }
 
 export function marketsHTML() {
@@ -151,7 +152,7 @@ export function handHTML() {
 export function renderMine() {
   const box = $("mine");
   box.hidden = false;
-  if (draw(box, (view.seat !== null ? handHTML() : "") + marketsHTML())) bind(box);
+  for (const part of drawParts(box, [view.seat !== null ? handHTML() : "", marketsHTML()])) bind(part);
 }
 
 export function renderSide() {

@@ -26,6 +26,19 @@ export function draw(el, html) {
   return true;
 }
 
+/** Draw each of `htmls` into its own part of `el` (a wrapper that leaves the layout to its
+ * content: display: contents), only the parts whose HTML changed: the parts drawn. */
+export function drawParts(el, htmls) {
+  // (another module's element among them, the guide's hint, is left where it is)
+  let parts = [...el.children].filter((c) => c.classList.contains("c4-part"));
+  if (parts.length !== htmls.length) {
+    el.innerHTML = htmls.map(() => '<div class="c4-part"></div>').join("");
+    drawn.delete(el);
+    parts = [...el.children];
+  }
+  return parts.filter((part, i) => draw(part, htmls[i]));
+}
+
 /** A new position: nothing composed, no step open. */
 export function reset() {
   ui = {};
