@@ -93,7 +93,7 @@ class ServerProcess:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env
             )
-        if wait_serving(self.proc, self.port, self.log_path, start, 30):
+        if wait_serving(self.proc, self.port, self.log_path, start, 120):
             return True
         self.proc = None
         return False
@@ -200,13 +200,36 @@ ARGS = [
 ]
 
 
+#: the table's pace (ms each opponent's move stays on screen, table.js), set before any page
+#: script runs
+PACE_SCRIPT = "try {{ localStorage.setItem('civcards.pace', '{ms}'); }} catch (e) {{}}"
+
+
+class PacedBrowser:
+    """The browser, whose contexts show opponents' moves at ``pace`` ms each: 0 (no pace, the
+    tests stay fast) unless asked; ``pace=None`` keeps the table's own default."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, *, pace: int | None = 0, **kw: Any) -> Any:
+        ctx = self._browser.new_context(**kw)
+        if pace is not None:
+            ctx.add_init_script(PACE_SCRIPT.format(ms=int(pace)))
+        return ctx
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium per test module (skipped where Playwright or Chromium is missing)."""
+    """One Chromium per test module (skipped where Playwright or Chromium is missing); its
+    contexts without the table's pace (:class:`PacedBrowser`)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
+        yield PacedBrowser(b)
         b.close()

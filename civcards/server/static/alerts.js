@@ -1,12 +1,14 @@
 // Turn alerts (issue 21): when the viewer's turn comes, the tab's title and icon change, an
-// optional beep plays (WebAudio, no sound file), and, with the browser's permission, a
+// optional sound plays (WebAudio, no sound file), and, with the browser's permission, a
 // notification arrives while the tab is hidden. Each can be turned off in the table's small
-// settings panel; the settings live in this browser's localStorage. Nothing here knows a game.
+// settings panel, the sounds (off at first; your turn, an attack on you: issue 39) with the
+// table header's toggle (table.js); the settings live in this browser's localStorage.
+// Nothing here knows a game.
 import { esc, onLang, t } from "./common.js";
 import { guideOn, onGuide, setGuide } from "./help.js";
 
 const KEY = "civcards.alerts";
-const DEFAULTS = { title: true, sound: true, notify: false };
+const DEFAULTS = { title: true, sound: false, notify: false };
 
 export function settings() {
   try {
@@ -65,26 +67,55 @@ function unlockAudio() {
 document.addEventListener("pointerdown", unlockAudio, { once: true });
 document.addEventListener("keydown", unlockAudio, { once: true });
 
-export function beep() {
+// each sound: its notes [frequency in Hz, start in s, length in s], its wave and loudness
+const SOUNDS = {
+  turn: { notes: [[660, 0, 0.14], [880, 0.16, 0.14]], wave: "sine", gain: 0.2 }, // rising: your turn
+  attack: { notes: [[330, 0, 0.1], [247, 0.12, 0.1], [185, 0.24, 0.22]], wave: "triangle", gain: 0.3 }, // falling
+};
+
+/** Play a short sound ("turn" when it is not asked); false where the browser has no audio. */
+export function beep(kind = "turn") {
+  const sound = SOUNDS[kind] || SOUNDS.turn;
   try {
     if (!audio) audio = new (window.AudioContext || window.webkitAudioContext)();
     const now = audio.currentTime;
-    for (const [freq, at] of [[660, 0], [880, 0.16]]) {
+    for (const [freq, at, len] of sound.notes) {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
-      osc.type = "sine";
+      osc.type = sound.wave;
       osc.frequency.value = freq;
       gain.gain.setValueAtTime(0.0001, now + at);
-      gain.gain.exponentialRampToValueAtTime(0.2, now + at + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.14);
+      gain.gain.exponentialRampToValueAtTime(sound.gain, now + at + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + at + len);
       osc.connect(gain).connect(audio.destination);
       osc.start(now + at);
-      osc.stop(now + at + 0.15);
+      osc.stop(now + at + len + 0.01);
     }
     return true;
   } catch {
     return false;
   }
+}
+
+/** Whether the sounds are on (the table header's toggle; off at first). */
+export function soundOn() {
+  return settings().sound;
+}
+
+/** Turn the sounds on or off (remembered); turned on, the turn's sound plays: what it sounds like. */
+export function setSound(on) {
+  save({ ...settings(), sound: !!on });
+  if (on) beep("turn");
+}
+
+/** Play `kind` ("turn", "attack") if the sounds are on; each one played is counted in the
+ * page's data-sound-KIND (what a test observes). */
+export function playSound(kind) {
+  if (!settings().sound) return false;
+  const key = `sound${kind[0].toUpperCase()}${kind.slice(1)}`;
+  const root = document.documentElement;
+  root.dataset[key] = String(Number(root.dataset[key] || 0) + 1);
+  return beep(kind);
 }
 
 function notify() {
@@ -105,7 +136,7 @@ export function turnChanged(mine, title = "") {
   if (mine && wasMine === false) { // it has just become the viewer's turn
     const s = settings();
     document.documentElement.dataset.alerted = String(Number(document.documentElement.dataset.alerted || 0) + 1);
-    if (s.sound) beep();
+    playSound("turn");
     if (s.notify && document.hidden) notify();
   }
   wasMine = mine;
@@ -125,7 +156,6 @@ function renderPanel() {
   panel.innerHTML = `<details${open ? " open" : ""}><summary data-testid="settings">⚙ ${esc(t("web.settings"))}</summary>
     <ul class="settings-list">
       ${box("title", t("web.settings.title"), s.title)}
-      ${box("sound", t("web.settings.sound"), s.sound)}
       ${box("notify", t("web.settings.notify"), s.notify && !denied)}
       ${box("guide", t("web.settings.guide"), guideOn())}
     </ul>
@@ -142,7 +172,6 @@ function renderPanel() {
         if (Notification.permission !== "granted") next.notify = false;
       }
       save(next);
-      if (key === "sound" && input.checked) beep(); // what it sounds like
       renderPanel();
       if (wasMine !== null) showTab(wasMine);
     });

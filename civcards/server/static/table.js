@@ -13,7 +13,7 @@ import {
   announce, api, currentLang, errorText, esc, initLang, onLang, rememberSeat, seatFor, t,
 } from "./common.js";
 import { renderClock } from "./clock.js";
-import { mountSettings, turnChanged } from "./alerts.js";
+import { mountSettings, playSound, setSound, soundOn, turnChanged } from "./alerts.js";
 import { guideTable, handsHTML, initTips, onGuide, outcomeHTML, refreshTip, renderStanding } from "./help.js";
 
 // The rules page of this game's own set-up (civ4: its card set's numbers and cards).
@@ -101,7 +101,7 @@ function connect() {
     if (f.type === "state") {
       retry = 0; // answered: the next loss starts the back-off again
       $("error").textContent = "";
-      onView(f);
+      receive(f);
     } else if (f.type === "error") {
       if (f.code === "bad_token") {
         $("error").textContent = t("web.bad_link");
@@ -122,11 +122,89 @@ function connect() {
   };
 }
 
-function onView(v) {
+// -- the pace: the views of opponents' moves (a bot's turn comes as several frames at once)
+// are shown one by one, each for PACE ms, with a control to skip to the latest; the seat's own
+// moves are never held (nor is a view after a skip), and a decision shows as soon as the
+// moves before it have been seen. PACE: localStorage["civcards.pace"] or ?pace= in ms (0:
+// no pace; the browser tests set 0). --
+const DEFAULT_PACE = 700;
+
+function readPace() {
+  let raw = new URLSearchParams(location.search).get("pace");
+  try { if (raw === null) raw = localStorage.getItem("civcards.pace"); } catch { /* private mode */ }
+  const n = raw === null || raw === "" ? NaN : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, 10000) : DEFAULT_PACE;
+}
+
+const PACE = readPace();
+let queue = []; // frames received, not shown yet (oldest first)
+let holdUntil = 0; // the time (performance.now) until which the move shown stays on screen
+let paceTimer = null;
+
+/** Whether frame `v` (after `prev`) carries a move of the viewer's own seat. */
+function ownMove(v, prev) {
+  if (v.seat === null || !prev) return false;
+  return v.log.slice(prev.log.length).some((e) => e.seat === v.seat);
+}
+
+function receive(v) {
+  const last = queue.length ? queue[queue.length - 1] : view;
   // frames of two broadcasts may cross: never go back to an older position
-  if (view && v.seat === view.seat && v.move_number < view.move_number) return;
+  if (last && v.seat === last.seat && v.move_number < last.move_number) return;
+  if (!view || PACE <= 0 || ownMove(v, last)) { dropQueue(); onView(v); return; }
+  if (!queue.length && performance.now() >= holdUntil) { onView(v); return; }
+  // a frame of the same position (a join, a clock) replaces the one queued before it
+  if (queue.length && last.move_number === v.move_number) queue[queue.length - 1] = v;
+  else queue.push(v);
+  schedule();
+  renderPace();
+}
+
+function schedule() {
+  if (paceTimer !== null || !queue.length) return;
+  paceTimer = setTimeout(() => {
+    paceTimer = null;
+    try {
+      if (queue.length) onView(queue.shift());
+    } finally { // a view that failed to draw does not stop the ones after it
+      renderPace();
+      schedule();
+    }
+  }, Math.max(0, holdUntil - performance.now()));
+}
+
+function dropQueue() {
+  if (paceTimer !== null) { clearTimeout(paceTimer); paceTimer = null; }
+  queue = [];
+  renderPace();
+}
+
+/** Skip: the latest position at once (the moves between are in the log). */
+function skipMoves() {
+  const latest = queue[queue.length - 1];
+  const skip = $("skip-moves");
+  if (skip && document.activeElement === skip) skip.blur(); // render() puts focus on the next choice
+  dropQueue();
+  if (latest) onView(latest);
+  holdUntil = 0;
+}
+
+function renderPace() {
+  const box = $("pace");
+  if (!box) return;
+  root.dataset.queued = String(queue.length);
+  if (!queue.length) { box.hidden = true; return; }
+  box.hidden = false;
+  $("skip-moves").textContent = `${t("web.pace.skip")} (${queue.length})`;
+}
+
+function onView(v) {
   // a newer position means the move being sent (if any) has been answered
-  if (view && v.move_number !== view.move_number) busy = false;
+  const moved = !!view && v.move_number !== view.move_number;
+  if (moved) {
+    busy = false;
+    holdUntil = performance.now() + PACE;
+  }
   const changed = !view || v.move_number !== view.move_number || (!!v.pending) !== (!!view.pending);
   view = v;
   if (v.seat !== null && token) {
@@ -140,7 +218,8 @@ function onView(v) {
   game.onView(table, changed);
   render();
   mountSettings(document.querySelector("#table .side"), rulesHref(v.game));
-  turnChanged(myTurn() && !v.result, v.game.title);
+  turnChanged(myTurn() && !v.result, v.game.title); // the turn's sound (alerts.js)
+  cueSound(v);
   if (v.move_number !== lastMove) {
     const last = v.log[v.log.length - 1];
     const parts = [];
@@ -149,15 +228,52 @@ function onView(v) {
     announce(parts.join(". "));
     lastMove = v.move_number;
   }
+  if (moved) holdUntil = performance.now() + PACE; // on screen PACE ms from when it was drawn
+}
+
+// -- the sounds (off at first: the header's toggle): the turn's (alerts.js) and an attack on
+// the viewer's own seat, which the game's module tells (cue(table) === "attacked") --
+let cued = ""; // the position whose cue was sounded
+
+function cueSound(v) {
+  const cue = game.cue ? game.cue(table) : null;
+  const at = `${v.move_number}:${v.pending ? 1 : 0}`;
+  if (cue === "attacked" && cued !== at) playSound("attack");
+  if (cue) cued = at;
+}
+
+const SPEAKER = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M3 9h4l5-4v14l-5-4H3z"/>`;
+
+function mountSound() {
+  const header = document.querySelector("header.top");
+  if (!header) return;
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "sound-toggle";
+  b.className = "sound-toggle";
+  b.dataset.testid = "sound-toggle";
+  const draw = () => {
+    const on = soundOn();
+    b.setAttribute("aria-pressed", String(on));
+    const waves = on
+      ? `<path d="M15 9.5a3.5 3.5 0 0 1 0 5M17.5 7a7 7 0 0 1 0 10" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>`
+      : `<path d="M15.5 9.5l5 5M20.5 9.5l-5 5" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>`;
+    b.innerHTML = `${SPEAKER}${waves}</svg><span>${esc(t("web.sounds"))}</span>`;
+  };
+  b.addEventListener("click", () => { setSound(!soundOn()); draw(); });
+  draw();
+  onLang(draw);
+  header.insertBefore(b, header.querySelector(".lang"));
 }
 
 // -- moves --
 
 async function send(move, steps = []) {
   if (busy || !view) return;
+  const expected = view.move_number; // the position the player chose in
+  if (queue.length) skipMoves(); // moves were still coming in: the latest, at once
   busy = true;
   const mine = ++sendSeq;
-  const expected = view.move_number;
   $("error").textContent = "";
   const r = await api("POST", `/api/games/${encodeURIComponent(gameId)}/moves`, {
     token, body: { move, expected, steps, lang: currentLang() },
@@ -355,6 +471,9 @@ function renderResult() {
 
 onLang((code) => {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ lang: code }));
+  // the moves still to show are in the language before: the latest at once (its words come
+  // again in the new language)
+  if (queue.length) skipMoves();
   if (view) render();
 });
 onGuide(() => { if (view) render(); });
@@ -373,6 +492,8 @@ new ResizeObserver(() => {
   const fixed = getComputedStyle(bar).position === "fixed" && !bar.hidden;
   document.documentElement.style.setProperty("--bar", `${fixed ? bar.offsetHeight : 0}px`);
 }).observe($("actions"));
+$("skip-moves").addEventListener("click", skipMoves);
+mountSound();
 initTips();
 await initLang();
 await whoAmI();
