@@ -1,4 +1,4 @@
-// The symbols of civ4 at the table (civ4.js): resources differ by shape and letter (the
+// The symbols of civ4 at the table (board.js, panels.js, faces.js): resources differ by shape and letter (the
 // reader's language's: ccg.res_letter.*), not by colour alone; population, culture,
 // happiness and victory points. Pure functions of their arguments and the catalogue.
 import { esc, t } from "/static/common.js";
@@ -55,16 +55,6 @@ export function popIcons(n) {
   const shown = n <= 5 ? PERSON.repeat(n) : `${PERSON}×${n}`;
   return `<span class="pop" data-tip="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : "·"}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
 }
-
-export function icons(card) {
-  if (card.culture === undefined) return "";
-  const parts = [];
-  if (card.culture) parts.push(`<span class="cul" data-tip="${esc(t("ccg.culture_n", { n: card.culture }))}">♪${card.culture}<span class="sr-only"> ${esc(t("ccg.web.culture"))}</span></span>`);
-  if (card.happiness) parts.push(`<span class="hap" data-tip="${esc(t("ccg.happiness_n", { n: card.happiness }))}">☺${card.happiness}<span class="sr-only"> ${esc(t("ccg.web.happiness"))}</span></span>`);
-  if (card.kind === "wonder" || card.kind === "tech") parts.push(`<span class="vp" data-tip="1 ${esc(t("ccg.web.vp"))}">♛1</span>`);
-  return parts.length ? `<span class="icons">${parts.join(" ")}</span>` : "";
-}
-
 
 // The faces' icon vocabulary (faces.js): what a card does, as the server names it
 // (civcards/games/civ4/web.py effect_symbols), each icon drawn here and labelled in the
