@@ -207,6 +207,25 @@ def test_a_card_of_the_hand_is_played_by_a_click_on_its_face(
         page.screenshot(path=str(SHOTS / f"carta-table-play-{size[0]}.png"))
         if size != SIZES[-1]:
             page.context.close()
+    # a domain's track shows the domain's face in its tip, above the tip's words
+    other = (seat + 1) % 4
+    page.locator(f'[data-testid="cell-{other}-R"] .cell-head').hover()
+    page.wait_for_selector("#tip .cface")
+    assert page.get_attribute("#tip .cface", "data-face") == "R"
+    words = t(
+        "en",
+        "ref.domain",
+        **{
+            k: t("en", f"effect.{e}")
+            for k, e in (("l1", "holybook"), ("l2", "divineright"), ("disc", "inquisition"))
+        },
+    )
+    assert (
+        page.inner_text("#tip")
+        .strip()
+        .endswith(t("en", "web.tip.card", domain="Religion", effects=words))
+    )
+    page.mouse.move(0, 0)
     card = page.locator("#mine button.playable").first
     letter = (card.get_attribute("data-move") or "").split()[1]
     before = count_in_area(page, seat, letter)
