@@ -5,7 +5,7 @@ STAMP := $(VENV)/.installed
 # the extras `make install` installs; CI may add ray: make test EXTRAS=dev,web,research,sim,load,ray
 EXTRAS ?= dev,web,research,sim,load
 
-.PHONY: .venv install run play test lint typecheck bench clean translations translations-update translations-check rules-tables
+.PHONY: .venv install run play test lint typecheck bench clean translations translations-update translations-check rules-tables screenshots
 
 .venv install: $(STAMP)
 
@@ -35,6 +35,11 @@ test: $(STAMP) translations
 # the card tables of docs/rules/*.md, from the games' card data (tests/test_rule_citations.py checks them)
 rules-tables: $(STAMP)
 	$(BIN)/python scripts/rules_tables.py
+
+# the screenshots of the web table: the baselines of tests/web/test_screenshots.py and the
+# pictures of docs/web.md and the README (look at every PNG before committing them)
+screenshots: $(STAMP)
+	$(BIN)/python scripts/screenshots.py --baselines --docs
 
 # gettext catalogues (docs/translations.md): civcards/locale/<lang>/LC_MESSAGES/<domain>.po
 LOCALE := civcards/locale

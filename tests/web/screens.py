@@ -9,7 +9,7 @@ animations, no caret and the clocks hidden (:data:`STYLE`, injected only here).
 
 * ``scripts/screenshots.py --baselines`` writes the baselines (tests/data/screenshots/, at
   half size: :func:`encode_png`), ``--docs`` the pictures of docs/web.md and the README
-  (docs/images/, full size); ``make screenshots`` does both;
+  (docs/images/, full size, 5 bits a channel: :func:`posterize`); ``make screenshots`` does both;
 * tests/web/test_screenshots.py takes every state again and compares it with its baseline
   (:func:`compare`): greyscale, each pixel against its neighbours, by blocks of 16×16 CSS
   px, a tolerance that forgives another Chromium build's antialiasing and a pixel's shift
@@ -272,6 +272,8 @@ def open_state(ctx: Any, rec: Recorded, shot: Shot, extra_style: str = "") -> Pa
         page.locator(shot.opener).first.evaluate("e => e.click()")
         page.wait_for_selector(shot.opened)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    if shot.stop == "finished":  # the result from its top
+        page.evaluate("() => window.scrollTo(0, 0)")
     settle(page)
     return page
 
@@ -352,6 +354,15 @@ def encode_png(rgb: np.ndarray) -> bytes:
         + _chunk(b"IDAT", zlib.compress(raw, 9))
         + _chunk(b"IEND", b"")
     )
+
+
+def posterize(rgb: np.ndarray, bits: int = 5) -> np.ndarray:
+    """``rgb`` with ``bits`` bits a channel (its PNG a third smaller at 5, no difference to
+    see in a screenshot): the docs' pictures."""
+    keep = np.uint8(0xFF ^ ((1 << (8 - bits)) - 1))
+    high = rgb & keep
+    out: np.ndarray = high | (high >> bits)
+    return out
 
 
 @dataclass
