@@ -351,3 +351,31 @@ def test_cue_tells_a_seat_when_an_opponent_hurts_it(server: ServerProcess, brows
         had = before[s]["observation"]["areas"][s].count(domain)
         want = "attacked" if had else None
         assert cues(browser, server, rec, [before[s], after[s]])[1][0] == want, (s, had)
+
+
+def test_a_seats_board_answers_the_effect_that_asks_for_a_seat(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Inquisition asks for a seat (R16): the boards of the seats it may name are targets, and a
+    click on one of them is that seat's button (the walk goes on to the step that shows its hand)."""
+    rec = start(server.base, load("carta-draft-4p"))
+    moves = [m["path"][-1][1] for m in rec.record["moves"]]
+    at = next(i for i, m in enumerate(moves) if m.startswith("inquisition "))
+    seat = int(rec.record["moves"][at]["seat"])
+    target = int(moves[at].split()[1])
+    rec.advance(at)
+    page = open_at(browser, rec, seat, at, (1280, 800))
+    page.locator('#actions button.effect[data-kind="inquisition"]').click()
+    page.wait_for_selector("#players .player.target")
+    targets = page.evaluate(
+        "() => [...document.querySelectorAll('#players .player.target')].map((p) => p.dataset.pickSeat)"
+    )
+    offered = page.evaluate(
+        "() => [...document.querySelectorAll('#actions button[data-tok]')].map((b) => b.dataset.tok)"
+    )
+    assert targets == offered and str(target) in targets and str(seat) not in targets
+    page.locator(f'[data-testid="player-{target}"] h3').click()
+    page.wait_for_selector('#actions button[data-key="commit"]')
+    assert page.locator("#players .player.target").count() == 0
+    assert page.errors == []
+    page.context.close()
