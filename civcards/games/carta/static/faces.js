@@ -82,7 +82,7 @@ const EMBLEMS = {
   // two crossed swords
   M: '<g fill="none" stroke-width="3.2" stroke-linecap="round"><path d="M11 11 L35 35 M37 11 L13 35"/><path d="M29 37 L37 29 M11 29 L19 37" stroke-width="4"/></g><path d="M7 7 L14 8.5 L8.5 14 Z M41 7 L34 8.5 L39.5 14 Z"/>',
   // a flame over an altar
-  R: '<path d="M24 5 C31 14 35 19 35 27 A11 11 0 0 1 13 27 C13 21 17 17 19 12 C21 17 23 19 25 21 C26 15 25 10 24 5 Z"/><path d="M10 40 H38 M14 44 H34" fill="none" stroke-width="3" stroke-linecap="round"/>',
+  R: '<path d="M24 5 C 31 14 35 19 35 27 A11 11 0 0 1 13 27 C 13 21 17 17 19 12 C 21 17 23 19 25 21 C 26 15 25 10 24 5 Z"/><path d="M10 40 H38 M14 44 H34" fill="none" stroke-width="3" stroke-linecap="round"/>',
   // a stack of coins
   E: '<g stroke-width="2.4"><path d="M11 16 V34 A13 5 0 0 0 37 34 V16" fill-opacity=".55"/><ellipse cx="24" cy="16" rx="13" ry="5"/></g><path d="M11 22 A13 5 0 0 0 37 22 M11 28 A13 5 0 0 0 37 28" fill="none" stroke-width="2.4"/>',
   // an atom
