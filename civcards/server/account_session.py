@@ -10,10 +10,10 @@ import hashlib
 import hmac
 import logging
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from argon2.low_level import hash_secret_raw
 from argon2.profiles import RFC_9106_LOW_MEMORY
@@ -24,8 +24,7 @@ from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..game_api import Result
-from .core import ApiError, Live
+from .core import ApiError
 from .security import Security
 
 log = logging.getLogger("civcards.server")
@@ -143,39 +142,6 @@ def as_aware(dt: datetime) -> datetime:
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
-def resigned_seats(live: Live) -> frozenset[int]:
-    """The seats whose players resigned (a takeover for ``resigned``: never reclaimed)."""
-    return frozenset(int(t["seat"]) for t in live.takeovers if t.get("reason") == "resigned")
-
-
-def people_result(result: Result, resigned: frozenset[int]) -> Result:
-    """The game's result for the people at the table: a seat whose player resigned lost,
-    whatever the bot that took it over did; when every winner resigned, the best score of
-    those who stayed wins (ties share). The game's own result (the view's) stays."""
-    if not resigned:
-        return result
-    winners = tuple(w for w in result.winners if w not in resigned)
-    if winners:
-        return replace(result, winners=winners, shared=result.shared and len(winners) > 1)
-    stayed = [i for i in range(len(result.scores)) if i not in resigned]
-    if stayed:
-        best = max(result.scores[i] for i in stayed)
-        winners = tuple(i for i in stayed if result.scores[i] == best)
-    return replace(result, winners=winners, shared=len(winners) > 1)
-
-
-def live_outcome(live: Live, seat: int) -> Literal["won", "lost", "shared"] | None:
-    """How a game held in memory ended for ``seat``'s player (None: not over)."""
-    result = live.game.result(live.state) if live.finished else None
-    if result is None:
-        return None
-    return outcome(people_result(result, resigned_seats(live)), seat)
-
-
-def outcome(result: Result, seat: int) -> Literal["won", "lost", "shared"]:
-    if seat not in result.winners:
-        return "lost"
-    return "shared" if result.shared else "won"
 
 
 def ordinal(mu: float, sigma: float) -> float:

@@ -63,11 +63,7 @@ from .account_session import (
     Who,
     as_aware,
     derive_key,
-    live_outcome,
     ordinal,
-    outcome,
-    people_result,
-    resigned_seats,
     seal,
     session_aead,
     unseal,
@@ -75,6 +71,7 @@ from .account_session import (
 from .core import ApiError, Live, SeatHooks, SeatInfo, TableServer, name_key
 from .db import GameRow, SeatRow, hash_token, utcnow
 from .limits import SharedRateLimiter
+from .outcomes import live_outcome, outcome, people_result, resigned_seats
 
 log = logging.getLogger("civcards.server")
 

@@ -23,6 +23,7 @@ from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
 from .i18n_web import catalogue, seat_names
 from .kinds import describe_kinds, web_assets, web_module, web_view
+from .outcomes import people_result, resigned_seats
 
 HERE = Path(__file__).parent
 
@@ -91,10 +92,18 @@ def decorate(live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> No
     result = None
     r = game.result(live.state)
     if r is not None:
-        who = ", ".join(names[s] for s in r.winners)
+        # the game's winners, and the people's: a player who resigned lost, whatever the bot
+        # that took the seat over did (issue 38; the accounts say the same)
+        resigned = resigned_seats(live)
+        people = people_result(r, resigned)
+        who = ", ".join(names[s] for s in people.winners)
+        n = len(people.winners)
         result = {
             "winners": list(r.winners),
-            "winners_text": t(lang, "ui.winner" if len(r.winners) == 1 else "ui.winners", who=who),
+            "people_winners": list(people.winners),
+            "people_shared": people.shared,
+            "resigned": sorted(resigned),
+            "winners_text": t(lang, "ui.winner" if n == 1 else "ui.winners", who=who),
             "reason": r.reason,
             "scores": list(r.scores),
             "shared": r.shared,
@@ -102,6 +111,10 @@ def decorate(live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> No
         }
         if isinstance(game_result, dict):
             result.update(game_result)
+        if resigned:
+            result["resigned_text"] = t(
+                lang, "web.resigned_lost", who=", ".join(names[s] for s in sorted(resigned))
+            )
     view["result"] = result
     view["board"] = extra
 

@@ -84,7 +84,11 @@ def test_resigning_a_rated_game_is_a_loss_even_when_the_bot_wins_it(
     final = play_out(server, gid, tokens, only=1)
     # the game itself: the bot playing seat 0 won it
     assert final["result"]["winners"] == [0] and not final["result"]["shared"]
-    # ... but the person who resigned lost, and the one who stayed won
+    # ... but the person who resigned lost, and the one who stayed won: the table says so
+    # too (its result names the people's winner, and who resigned)
+    assert final["result"]["people_winners"] == [1] and final["result"]["resigned"] == [0]
+    assert final["result"]["winners_text"].endswith(final["names"][1])
+    assert "resigned" in final["result"]["resigned_text"]
     assert history(a)[gid]["result"] == "lost"
     assert history(b)[gid]["result"] == "won"
     quit_, stayed = ratings(a)["toy"], ratings(b)["toy"]

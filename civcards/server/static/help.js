@@ -267,13 +267,19 @@ export function renderStanding(view, name) {
     ${st.note ? `<p class="muted">${esc(st.note)}</p>` : ""}</details>`;
 }
 
-/** The end for the viewer: won or lost, plainly (a spectator gets nothing here). */
+/** The end for the viewer: won or lost, plainly (a spectator gets only who resigned). A
+ * player who resigned lost, whatever the bot that took the seat over did: the people's
+ * winners, as the accounts count them. */
 export function outcomeHTML(view) {
   const r = view.result;
-  if (!r || view.seat === null || view.seat === undefined) return "";
-  const won = (r.winners || []).includes(view.seat);
-  const key = won ? ((r.winners || []).length > 1 && r.shared ? "web.you_shared" : "web.you_won") : "web.you_lost";
-  return `<p class="outcome ${won ? "won" : "lost"}" data-testid="outcome">${esc(t(key))}</p>`;
+  if (!r) return "";
+  const note = r.resigned_text ? `<p class="muted" data-testid="resigned-note">${esc(r.resigned_text)}</p>` : "";
+  if (view.seat === null || view.seat === undefined) return note;
+  const winners = r.people_winners || r.winners || [];
+  const shared = r.people_winners ? r.people_shared : r.shared;
+  const won = winners.includes(view.seat);
+  const key = won ? (winners.length > 1 && shared ? "web.you_shared" : "web.you_won") : "web.you_lost";
+  return `<p class="outcome ${won ? "won" : "lost"}" data-testid="outcome">${esc(t(key))}</p>${note}`;
 }
 
 /** Every final hand (public once the game is over). */
