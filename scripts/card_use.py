@@ -11,7 +11,7 @@ no bot builds from a card one bot does not value:
 Every figure is copies built over copies drawn, summed over the games, with the report's
 95 % interval (and, for rows that name what each seat built, ``builds_s``, the win share
 of the seats that built that building: ``wins``, and of those that built an economy
-building, Granary, Forge, Market or Harbor: the group's ``economy``) (the delta method over games, ``civcards.games.civ4.report.ratio_ci``). A
+building, Granary, Forge, Market or Harbor: the group's ``economy``) (the delta method over games, ``civcards.stats.ratio_interval``). A
 destroyed building returns to its owner's hand (C45) and may be built again, so a share
 can pass 100 %.
 A file that is not a results file is refused in one sentence.
@@ -27,9 +27,9 @@ from typing import Any
 
 from civcards.civ4.cards import CARDS
 from civcards.game_api import get_game
-from civcards.games.civ4.report import ratio_ci
 from civcards.games.civ4.sim import BUILD_CODES
 from civcards.sim.rows import read_rows
+from civcards.stats import ratio_interval as ratio_ci
 
 
 def buildings() -> list[str]:
