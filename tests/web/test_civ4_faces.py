@@ -136,8 +136,8 @@ def test_the_table_draws_its_cards_as_faces_and_plots_as_tiles(
 ) -> None:
     """At a recorded position after a build: the hand and the markets are faces (name, cost,
     what each gives), the built card is a face on its plot's tile (C18: one of its at most 2
-    slots), the plot's population its tokens; one reconstructed mark by the markets, none on
-    the cards; nothing overflows."""
+    slots), the plot's population its tokens; the reconstructed card set marked once on the
+    table, not on every card; nothing overflows."""
     rec = start(server.base, load("civ4-2p"))
     moves = rec.record["moves"]
     n, built = next(
@@ -160,8 +160,10 @@ def test_the_table_draws_its_cards_as_faces_and_plots_as_tiles(
         assert pop >= 0
         shown = tokens.locator("svg").count()
         assert shown == pop if pop <= 5 else shown == 1
-        assert page.locator('[data-testid="reconstructed-mark"]').count() == 1
-        assert page.locator(".face .c4-mark, .face .c4-note").count() == 0
+        assert page.locator("#table .c4-note").count() == 1  # the table's one mark
+        reconstructed = t("en", "ccg.reconstructed")
+        assert reconstructed in page.inner_text('[data-testid="reconstructed"]')
+        assert not any(reconstructed in x for x in page.locator(".face").all_inner_texts())
         assert layout_problems(page) == []
         assert page.errors == []
     finally:

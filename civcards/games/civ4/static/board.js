@@ -121,9 +121,8 @@ export function marketsHTML() {
     return `<li class="ccard k-tech" data-testid="market-tech-${esc(c.code)}">${face(c, { now: cost, text: true })}${btn}</li>`;
   });
   const piles = t("ccg.piles", { plots: p.plots, techs: p.techs, era: p.era || t("ccg.none"), deck: p.deck, discard: p.discard, pop: p.population });
-  // the card set is a reconstruction: one mark by the markets, its whole label its tip
-  const mark = `<span class="c4-mark" data-testid="reconstructed-mark" data-tip="${esc(B.reconstructed || "")}">⚠ ${esc(t("ccg.web.reconstructed_mark"))}</span>`;
-  return `<section aria-labelledby="c4-markets"><h2 id="c4-markets">${esc(t("ccg.web.markets"))} ${mark}</h2>
+  // (the card set is a reconstruction: its one mark is the status's, none on the cards)
+  return `<section aria-labelledby="c4-markets"><h2 id="c4-markets">${esc(t("ccg.web.markets"))}</h2>
     <h3>${esc(t("ccg.plot_market_plain"))}</h3><ul class="cards">${plots.join("") || `<li class="muted">${esc(t("ccg.none"))}</li>`}</ul>
     <h3>${esc(t("ccg.tech_market"))}</h3><ul class="cards">${techs.join("") || `<li class="muted">${esc(t("ccg.none"))}</li>`}</ul>
     <p class="muted" data-testid="piles">${esc(piles)}</p></section>`;
