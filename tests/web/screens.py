@@ -237,7 +237,10 @@ def new_context(browser: Any, size: str) -> Any:
         color_scheme="light",
         bypass_csp=True,  # the injected STYLE (the server's policy allows no inline style)
     )
-    ctx.add_init_script("localStorage.setItem('civcards.lang', 'en');")
+    # English, and no pace between moves (docs/web.md: opponents' moves at a readable pace)
+    ctx.add_init_script(
+        "localStorage.setItem('civcards.lang', 'en'); localStorage.setItem('civcards.pace', '0');"
+    )
     return ctx
 
 

@@ -28,6 +28,8 @@ from .screens import (
     compare,
     diff_image,
     encode_png,
+    settle,
+    take,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -80,18 +82,29 @@ def shot_named(name: str) -> Any:
 def test_the_comparison_forgives_a_pixel_and_fails_a_grown_or_missing_panel(
     studio: Studio,
 ) -> None:
-    """The comparator on one state (CIV's start, no moves to make): the same page taken
-    again and shifted by a pixel pass; a panel grown by 60 px or a region gone fail."""
+    """The comparator on one state (CIV's start, no moves to make), its page taken with a
+    style added and taken away: shifted by a pixel it passes; a panel grown by 60 px or a
+    region gone fails."""
     shot = shot_named("carta-start")
+    page = studio.page(shot)
 
     def seen(style: str = "") -> Any:
-        return studio.small(studio.shoot(shot, style), shot.size)
+        tag = page.add_style_tag(content=style) if style else None
+        settle(page)
+        png = take(page)
+        if tag is not None:
+            tag.evaluate("e => e.remove()")
+        return studio.small(png, shot.size)
 
-    before = seen()
-    assert not compare(before, seen()).problem
-    shifted = compare(before, seen("body { transform: translate(1px, 1px); }"))
-    assert not shifted.problem, shifted.problem
-    grown = compare(before, seen("#mine { padding-top: 60px !important; }"))
-    assert grown.problem, f"a panel grown by 60 px passed: {grown}"
-    gone = compare(before, seen("#players { visibility: hidden !important; }"))
-    assert gone.problem, f"the players' region hidden passed: {gone}"
+    try:
+        before = seen()
+        assert not compare(before, before).problem
+        shifted = compare(before, seen("body { transform: translate(1px, 1px); }"))
+        assert not shifted.problem, shifted.problem
+        grown = compare(before, seen("#mine { padding-top: 60px !important; }"))
+        assert grown.problem, f"a panel grown by 60 px passed: {grown}"
+        gone = compare(before, seen("#players { visibility: hidden !important; }"))
+        assert gone.problem, f"the players' region hidden passed: {gone}"
+        assert not compare(before, seen()).problem  # each style taken away again
+    finally:
+        page.close()
