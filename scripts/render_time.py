@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.web.conftest import ServerProcess  # noqa: E402
+from tests.web.conftest import PACE_SCRIPT, ServerProcess  # noqa: E402
 from tests.web.positions import load, start  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -30,6 +30,7 @@ def measure(base: str, record: str, moves: int, browser: object) -> list[float]:
     """The render times of seat 0's page over the first ``moves`` moves of ``record``."""
     rec = start(base, load(record))
     page = browser.new_page(viewport={"width": 1280, "height": 800})  # type: ignore[attr-defined]
+    page.add_init_script(PACE_SCRIPT.format(ms=0))  # each move drawn as it comes (no pace)
     page.goto(rec.link(0))
     page.wait_for_selector("#table[data-moves]")
     out: list[float] = []

@@ -152,7 +152,12 @@ function receive(v) {
   // frames of two broadcasts may cross: never go back to an older position
   if (last && v.seat === last.seat && v.move_number < last.move_number) return;
   if (!view || PACE <= 0 || ownMove(v, last)) { dropQueue(); onView(v); return; }
-  if (!queue.length && performance.now() >= holdUntil) { onView(v); return; }
+  // nothing waiting: a new position once the one shown has had its time, the same one at once
+  // (a step of a move, a clock, a join)
+  if (!queue.length && (performance.now() >= holdUntil || v.move_number === view.move_number)) {
+    onView(v);
+    return;
+  }
   // a frame of the same position (a join, a clock) replaces the one queued before it
   if (queue.length && last.move_number === v.move_number) queue[queue.length - 1] = v;
   else queue.push(v);
@@ -219,7 +224,6 @@ function onView(v) {
   render();
   mountSettings(document.querySelector("#table .side"), rulesHref(v.game));
   turnChanged(myTurn() && !v.result, v.game.title); // the turn's sound (alerts.js)
-  cueSound(v);
   if (v.move_number !== lastMove) {
     const last = v.log[v.log.length - 1];
     const parts = [];
@@ -233,13 +237,12 @@ function onView(v) {
 
 // -- the sounds (off at first: the header's toggle): the turn's (alerts.js) and an attack on
 // the viewer's own seat, which the game's module tells (cue(table) === "attacked") --
-let cued = ""; // the position whose cue was sounded
+let lastCue = null; // the cue at the last render: a sound marks its coming, once
 
-function cueSound(v) {
+function cueSound() {
   const cue = game.cue ? game.cue(table) : null;
-  const at = `${v.move_number}:${v.pending ? 1 : 0}`;
-  if (cue === "attacked" && cued !== at) playSound("attack");
-  if (cue) cued = at;
+  if (cue === "attacked" && lastCue !== "attacked") playSound("attack");
+  lastCue = cue;
 }
 
 const SPEAKER = `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M3 9h4l5-4v14l-5-4H3z"/>`;
@@ -358,6 +361,7 @@ function render() {
   guideTable(table, game);
   refreshTip();
   root.dataset.renderMs = (performance.now() - t0).toFixed(2); // scripts/render_time.py reads it
+  cueSound();
   if (view.result && !resultSeen) {
     // the game has ended: its end is shown where the player is (focus, and into view)
     resultSeen = true;
