@@ -355,6 +355,11 @@ class Table:
         self._legal = None
         self.g.apply(move)
 
+    def move_of(self, action: int) -> str:
+        """The text of ``action`` for the seat to act now (a prefix for a two-step effect)."""
+        g = self.g
+        return format_move(move_of(action, g.active, g.n))
+
     def actions_for(self, move: str) -> list[int]:
         """The action sequence that plays whole move ``move`` now (prefix and picks)."""
         from ...carta.moves import parse_move

@@ -1,5 +1,6 @@
 """civ4's research capability (:class:`civcards.envs.protocol.Encoding`): the action
-encoding and observation tensor of :mod:`.encoding` with the OpenSpiel model of :mod:`.spiel`.
+encoding and observation tensor of :mod:`.encoding` with the OpenSpiel model of :mod:`.spiel`
+(the shared adapter: :class:`civcards.games.research.TableEncoding`).
 
 The registration (:mod:`.game`) hands it out. This module imports :mod:`.encoding` and
 :mod:`.spiel`; :mod:`.spiel` imports :mod:`.encoding`, which imports neither: no circle.
@@ -7,12 +8,9 @@ The registration (:mod:`.game`) hands it out. This module imports :mod:`.encodin
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-import numpy as np
-import numpy.typing as npt
-
-from ...civ4 import GameState
+from ..research import TableEncoding
 from .encoding import (
     ACTIONS,
     NUM_ACTIONS,
@@ -26,37 +24,16 @@ from .spiel import SPIEL
 
 __all__ = ["ENCODING"]
 
-
-class Civ4Encoding:
-    """civ4's :class:`civcards.envs.protocol.Encoding`."""
-
-    action_size: Final = NUM_ACTIONS
-    observation_shape: Final = (OBS_SIZE,)
-    observation_high: Final = OBS_HIGH
-    actions: Final = ACTIONS
-    observation_layout: Final = OBS_LAYOUT
-    pettingzoo_name: Final = "civ4_v0"
-    gymnasium_id: Final = "civcards/Civ4-v0"
-    openspiel_name: Final = "python_civ4"
-
-    def table(self, state: GameState) -> Table:
-        return Table(state)
-
-    def legal_mask(self, table: Table) -> npt.NDArray[np.int8]:
-        return table.mask()
-
-    def encode_observation(self, table: Table, seat: int | None) -> npt.NDArray[np.float32]:
-        return encode_observation(table, seat)
-
-    def action_of(self, table: Table, move: str) -> list[int]:
-        return table.actions_for(move)
-
-    def move_of(self, table: Table, action: int) -> str:
-        return table.move_of(action)
-
-    def spiel(self) -> Any:
-        """civ4's OpenSpiel model (:mod:`.spiel`)."""
-        return SPIEL
-
-
-ENCODING: Final = Civ4Encoding()
+ENCODING: Final = TableEncoding(
+    table=Table,
+    encode=encode_observation,
+    action_size=NUM_ACTIONS,
+    observation_shape=(OBS_SIZE,),
+    observation_high=OBS_HIGH,
+    actions=ACTIONS,
+    observation_layout=OBS_LAYOUT,
+    pettingzoo_name="civ4_v0",
+    gymnasium_id="civcards/Civ4-v0",
+    openspiel_name="python_civ4",
+    spiel=SPIEL,
+)
