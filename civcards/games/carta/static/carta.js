@@ -120,7 +120,7 @@ function renderPlayers() {
       const headInner = `${icon(d)}<span class="dname">${esc(domainName(d))}</span>`;
       const head = uses.length || aimed
         ? `<button type="button" class="cell-head cell-act" data-domain="${d}" data-aim="${aimed ? 1 : ""}" data-key="cell-act-${d}"
-            aria-label="${esc(aimed ? domainName(d) : uses.map(effectName).join(", "))}" data-tip="${esc(cardTip(d))}" data-face-tip="${d}">${headInner}</button>`
+            aria-label="${esc(aimed ? domainName(d) : `${domainName(d)}: ${uses.map(effectName).join(", ")}`)}" data-tip="${esc(cardTip(d))}" data-face-tip="${d}">${headInner}</button>`
         : `<div class="cell-head" data-tip="${esc(cardTip(d))}" data-face-tip="${d}">${headInner}</div>`;
       return `<li class="cell d-${d} level-${level}${uses.length || aimed ? " can-act" : ""}" aria-label="${esc(label.join(". "))}" data-testid="cell-${s}-${d}">
         ${head}
