@@ -40,6 +40,8 @@ from .rows import DEFAULTS, Answer, Row, row_bots, row_card_set, row_options, ro
 #: issue 40's idle buildings: each built in at least this share of the copies drawn (Q8)
 CULTURE_HAPPINESS = ("TMP", "MNM", "CLS", "THT", "LIB", "MSY", "AQD", "CRT")
 CULTURE_HAPPINESS_MIN = 0.05
+#: under this many games a player count, the search column's verdicts are called provisional
+PROVISIONAL = 200
 
 #: the table's questions: key, the question in a few words, the target in a few words
 HEADLINE: tuple[tuple[str, str, str], ...] = (
@@ -276,6 +278,13 @@ def current_table(rows: Sequence[Row]) -> dict[str, Any]:
         )
     else:
         md.append("The verdicts of strong and greedy play agree wherever both are measured.")
+    fewest = min((next(iter(f.values()))["games"] for f in search_fig.values()), default=0)
+    if search_fig and fewest < PROVISIONAL:
+        md.append(
+            f"The search column rests on as few as {fewest:,} games a player count: its "
+            "verdicts are read on point estimates and are provisional (the figures' "
+            "intervals: `--json`)."
+        )
     left = {b: len(v) for b, v in mirrors.items() if b not in ("greedy", search)}
     if left:
         md.append(
