@@ -31,6 +31,7 @@ from tests.web.screens import (  # noqa: E402
     SHOTS,
     Studio,
     encode_png,
+    font_problem,
     posterize,
 )
 
@@ -64,6 +65,10 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 studio = Studio(browser, server.base)
+                font = font_problem(studio.scratch)
+                if font and args.baselines:
+                    print(font)
+                    return 1
                 for shot in shots:
                     t = time.perf_counter()
                     png = studio.shoot(shot)

@@ -244,6 +244,29 @@ def new_context(browser: Any, size: str) -> Any:
     return ctx
 
 
+#: the font the baselines were drawn in: Debian's fonts-dejavu-core, the first font that
+#: fontconfig (and so chromium) pulls in, which system-ui and sans-serif resolve to
+FONT = "DejaVu Sans"
+
+_FONT_JS = """font => {
+  const x = document.createElement("canvas").getContext("2d");
+  const width = (f) => { x.font = `16px ${f}`; return x.measureText("Bartholomäus hammers 15 of 15").width; };
+  return [width("system-ui"), width(`"${font}"`), width("monospace")];
+}"""
+
+
+def font_problem(page: Page) -> str:
+    """Why this machine cannot draw the baselines' text (its system-ui font is not
+    :data:`FONT`), or an empty string."""
+    ui, font, mono = page.evaluate(_FONT_JS, FONT)
+    if ui == font and font != mono:
+        return ""
+    return (
+        f"this machine's system-ui font is not {FONT}, which the baselines were drawn in: "
+        "install Debian's fonts-dejavu-core (apt-get install fonts-dejavu-core)"
+    )
+
+
 def settle(page: Page) -> None:
     """Until the fonts are loaded and two frames have been drawn."""
     page.evaluate(
@@ -271,12 +294,23 @@ def open_state(ctx: Any, rec: Recorded, shot: Shot, extra_style: str = "") -> Pa
         )
     page.add_style_tag(content=STYLE + extra_style)
     if shot.opener:
-        # a click without the pointer (no hover left on the opener)
-        page.locator(shot.opener).first.evaluate("e => e.click()")
+        opener = page.locator(shot.opener)
+        assert opener.count(), (
+            f"{shot.name}: nothing at the table is {shot.opener!r}, the choice that opens its "
+            "panel: the table changed, name its new control in tests/web/screens.py SHOTS"
+        )
+        opener.first.evaluate("e => e.click()")  # a click without the pointer (no hover)
         page.wait_for_selector(shot.opened)
-    page.evaluate("() => document.activeElement && document.activeElement.blur()")
-    if shot.stop == "finished":  # the result from its top
-        page.evaluate("() => window.scrollTo(0, 0)")
+    settle(page)
+    # where the player is, in the middle of the screen (the table's own scroll to the focus
+    # may come before the last layout); the end from the top
+    page.evaluate(
+        """finished => { const a = document.activeElement;
+          window.scrollTo(0, 0);
+          if (a && a !== document.body && !finished) a.scrollIntoView({block: "center"});
+          if (a) a.blur(); }""",
+        shot.stop == "finished",
+    )
     settle(page)
     return page
 

@@ -28,6 +28,7 @@ from .screens import (
     compare,
     diff_image,
     encode_png,
+    font_problem,
     settle,
     take,
 )
@@ -50,6 +51,8 @@ def studio(server: ServerProcess) -> Iterator[Studio]:
 
 
 def test_every_key_state_matches_its_baseline(studio: Studio) -> None:
+    font = font_problem(studio.scratch)
+    assert not font, font
     problems = []
     names = {f"{s.name}.png" for s in SHOTS}
     stale = sorted(p.name for p in BASELINES.glob("*.png") if p.name not in names)
