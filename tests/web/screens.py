@@ -30,8 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from civcards.bots.base import bot_move
 from civcards.game_api import get_game
 
+from . import conftest
 from .positions import Recorded, derive, entry, load, start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,24 +41,13 @@ BASELINES = ROOT / "tests" / "data" / "screenshots"
 DOCS = ROOT / "docs" / "images"
 
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
-#: a baseline is stored at this fraction of the viewport's size (the comparison's scale too)
+#: a baseline is stored at 1/SCALE of the viewport's size (the comparison's scale too)
 SCALE = 2
 
-#: Chromium's command line for the screenshots: the tests' (conftest.ARGS) and text drawn
-#: without the hinting of the machine's fontconfig, scrollbars hidden
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--hide-scrollbars",
-    "--font-render-hinting=none",
-]
+#: Debian's Chromium, its command line the tests' and: text drawn without the hinting of the
+#: machine's fontconfig, scrollbars hidden
+CHROMIUM = str(conftest.CHROMIUM)
+ARGS = [*conftest.ARGS, "--hide-scrollbars", "--font-render-hinting=none"]
 
 #: stable pixels: nothing moves, no caret blinks, no tip is open, the clocks (time-dependent)
 #: are hidden; injected by the screenshots only, never served
@@ -159,8 +150,6 @@ def greedy_record(game_name: str, players: int, seed: int) -> dict[str, Any]:
     options = game.check_options(players, {})
     state = game.new_state(players, options, seed)
     bots = [game.bots()["greedy"](None, seed + i) for i in range(players)]
-    from civcards.bots.base import bot_move
-
     moves = []
     while not state.finished:
         seat = state.to_move
