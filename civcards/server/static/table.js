@@ -15,6 +15,7 @@ import {
 import { renderClock } from "./clock.js";
 import { mountSettings, playSound, setSound, soundOn, turnChanged } from "./alerts.js";
 import { guideTable, handsHTML, initTips, onGuide, outcomeHTML, refreshTip, renderStanding } from "./help.js";
+import { play as playFlip, snapshot as flipSnapshot } from "./flip.js";
 
 // The rules page of this game's own set-up (civ4: its card set's numbers and cards).
 function rulesHref(g) {
@@ -350,9 +351,12 @@ function render() {
   const t0 = performance.now();
   const focusKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
   const before = view.move_number !== drawnMove ? signatures() : null;
+  // one move's coming, paced (not a jump over several, nor the tests' pace 0): it glides (flip.js)
+  const flip = before && PACE > 0 && view.move_number === drawnMove + 1 ? flipSnapshot(root) : null;
   drawnMove = view.move_number;
   game.render(table);
   markMoved(before);
+  if (flip) playFlip(flip, root);
   renderJoin();
   renderClock(table, token); // the clocks, takeovers, resign and votes (clock.js)
   renderResult();
