@@ -4,10 +4,11 @@
 // data-card=<code>, the games' faces.js) that stands in a new place and stood elsewhere before
 // (hand → plot, one empire → another, market → hand) moves from its old place to its new one
 // (FLIP: First, Last, Invert, Play), a card that left and stands nowhere now fades toward the
-// discard pile (#discard), and a population token (.tokens[data-n], one more than before) comes
-// from its empire's supply. At most MS ms, with the Web Animations API (id "flip"); nothing
-// moves when the reader prefers less motion. Cost: one querySelectorAll and the rects of what
-// it finds before, the same after; every rect is read before any animation is started.
+// discard pile (#discard) if the move changed it (else where it was), and a population token
+// (.tokens[data-n], one more than before) comes from its empire's supply. At most MS ms, with
+// the Web Animations API (id "flip"); nothing moves when the reader prefers less motion. Cost:
+// one querySelectorAll and the rects of what it finds before, the same after; every rect is
+// read before any animation is started.
 
 const MS = 350;
 const SELECTOR = "[data-card], .tokens[data-n]";
@@ -46,7 +47,8 @@ export function snapshot(root) {
       tokens.set(el.dataset.testid, Number(el.dataset.n));
     }
   }
-  return { cards, tokens };
+  const pile = document.getElementById("discard");
+  return { cards, tokens, pile: pile ? pile.textContent : null };
 }
 
 /** Of `list`'s entries, those beyond the number of their place in `other` (count by place). */
@@ -104,8 +106,9 @@ export function play(snap, root) {
     });
     gone.push(...left.slice(arrived.length));
   }
+  // toward the discard pile where the move changed it (a card played elsewhere only fades)
   const pile = gone.length ? document.getElementById("discard") : null;
-  const pileRect = pile && !pile.hidden ? pageRect(pile) : null;
+  const pileRect = pile && !pile.hidden && pile.textContent !== snap.pile ? pageRect(pile) : null;
   // -- write: the animations --
   for (const [el, from, to] of moves) glide(el, from, to);
   for (const { el, from, to } of grown) {

@@ -147,7 +147,7 @@ function glyphPlain(kind) {
  */
 export function face(letter, opts = {}) {
   const cls = opts.cls ? ` ${opts.cls}` : "";
-  return `<span class="cface d-${letter}${cls}" data-face="${letter}">
+  return `<span class="cface d-${letter}${cls}" data-face="${letter}" data-card="${letter}">
     <span class="cface-head">${icon(letter, "icon cface-pip")}<span class="cface-name" data-testid="face-name">${esc(domainName(letter))}</span></span>
     ${emblem(letter)}
     ${costLine(opts.thresholds || null)}
@@ -164,7 +164,7 @@ export function upgradeReference(root = document) {
   let n = 0;
   for (const el of root.querySelectorAll("[data-card]")) {
     const letter = el.dataset.card;
-    if (!(letter in DOMAIN_EFFECTS) || el.querySelector(":scope > .cface")) continue;
+    if (!(letter in DOMAIN_EFFECTS) || el.classList.contains("cface") || el.querySelector(":scope > .cface")) continue;
     const holder = document.createElement("div");
     holder.innerHTML = face(letter).trim();
     const f = holder.firstElementChild;
