@@ -248,10 +248,16 @@ def test_expert_iteration_learns_the_search_and_resumes_the_same(tmp_path: Path)
     from civcards.learn.selfplay import ExampleConfig, play_example_game
 
     game = get_game("carta")
-    ex = play_example_game(ExampleConfig("carta", "imitate", 1, 1, teacher="ismcts:10it"), 0, game)
+    visits = ExampleConfig("carta", "imitate", 1, 1, teacher="ismcts:10it", target="visits")
+    ex = play_example_game(visits, 0, game)
     spread = (ex.shares > 0).sum(axis=1)
     assert len(ex) > 20 and spread.max() > 1  # visit shares, not one move
     assert np.allclose(ex.shares.sum(axis=1), 1.0)
+    moves = play_example_game(
+        ExampleConfig("carta", "imitate", 1, 1, teacher="ismcts:10it"), 0, game
+    )
+    assert len(moves) == len(ex) and ((moves.shares > 0).sum(axis=1) == 1).all()
+    assert (moves.outcomes == ex.outcomes).all()  # the same games
     cfg = TrainConfig(
         "carta",
         seed=2,
@@ -291,7 +297,7 @@ def test_a_run_of_the_first_method_resumes_with_its_settings(tmp_path: Path) -> 
     out = tmp_path / "old"
     run_training(game, TrainConfig("carta", **small, gauntlet=0, gauntlet_search=0), out, 1)
     state = json.loads((out / "run.json").read_text())
-    for key in ("expert", "warm_mix", "lr", "init"):
+    for key in ("expert", "expert_target", "warm_mix", "lr", "init"):
         del state["config"][key]
     (out / "run.json").write_text(json.dumps(state))
     again = run_training(game, TrainConfig("carta", **small, gauntlet=0, gauntlet_search=0), out, 2)

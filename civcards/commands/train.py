@@ -53,6 +53,8 @@ def run_train(
     ):
         if int(settings[key]) < low:
             problems.append(f"--{key.replace('_', '-')} must be at least {low}")
+    if settings["expert_target"] not in ("move", "visits"):
+        problems.append("--expert-target must be move or visits")
     if float(settings["warm_mix"]) < 0:
         problems.append("--warm-mix must be 0 or more")
     if not float(settings["lr"]) > 0:
@@ -197,6 +199,14 @@ def register(app: typer.Typer) -> None:
                 "from (expert iteration); '' for self-play of ismcts+net.",
             ),
         ] = "ismcts:1000it",
+        expert_target: Annotated[
+            str,
+            typer.Option(
+                "--expert-target",
+                help="What the expert's examples teach: 'move' (its move) or 'visits' "
+                "(the shares of its root visits).",
+            ),
+        ] = "move",
         warm_mix: Annotated[
             float,
             typer.Option(
@@ -241,6 +251,7 @@ def register(app: typer.Typer) -> None:
             "gauntlet": gauntlet,
             "gauntlet_search": gauntlet_search,
             "expert": expert,
+            "expert_target": expert_target,
             "warm_mix": warm_mix,
             "lr": lr,
             "init": init,

@@ -74,6 +74,8 @@ class TrainConfig:
     #: the plain search whose games and root visits later generations learn from
     #: ("": self-play of ismcts+net, the first runs' method)
     expert: str = ""
+    #: what the expert's examples teach: ``move`` (its move) or ``visits`` (root visit shares)
+    expert_target: str = "move"
     #: warm-start examples mixed into each later generation's training, per buffer example
     warm_mix: float = 0.0
     lr: float = 1e-3
@@ -82,7 +84,13 @@ class TrainConfig:
 
 
 #: the settings of a run.json written before a setting existed (they resume unchanged)
-LEGACY: dict[str, Any] = {"expert": "", "warm_mix": 0.0, "lr": 1e-3, "init": ""}
+LEGACY: dict[str, Any] = {
+    "expert": "",
+    "expert_target": "move",
+    "warm_mix": 0.0,
+    "lr": 1e-3,
+    "init": "",
+}
 
 
 def _path(out: Path, kind: str, gen: int) -> Path:
@@ -285,7 +293,13 @@ def run_training(
             count = cfg.warm_games
         elif cfg.expert:
             ecfg = ExampleConfig(
-                game.name, "imitate", cfg.seed, gen, cfg.players, teacher=cfg.expert
+                game.name,
+                "imitate",
+                cfg.seed,
+                gen,
+                cfg.players,
+                teacher=cfg.expert,
+                target=cfg.expert_target,
             )
             count = cfg.games
         else:

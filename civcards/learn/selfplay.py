@@ -6,9 +6,9 @@ search's root visits, or the imitated bot's move) and, once the game is over,
 the seat's outcome (its share of the victory). Two kinds of games:
 
 * **imitation** (``mode="imitate"``): every seat is the teacher bot; the
-  target is the teacher's move or, for a search teacher (``ismcts:1000it``,
-  the expert of expert iteration), each first action's share of its root
-  visits at the move's top-level decision (:class:`TopOptions`);
+  target is the teacher's move or (``target="visits"``, a search teacher such
+  as ``ismcts:1000it``, the expert of expert iteration) each first action's
+  share of its root visits at the move's top-level decision (:class:`TopOptions`);
 * **search** (``mode="search"``, expert iteration): every seat is
   ``ismcts+net`` with the current network; the first ``sample_moves``
   decisions of each seat are drawn in proportion to the visits (variety),
@@ -51,6 +51,8 @@ class ExampleConfig:
     iterations: int = 100
     sample_moves: int = 10
     teacher: str = "greedy"
+    #: an imitated search's target: ``move`` (its move) or ``visits`` (its root visits)
+    target: str = "move"
 
 
 @dataclass
@@ -155,7 +157,8 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
             if len(game.choices(state)) > 1:
                 table = enc.table(state)
                 target: dict[int, float] = {}
-                top = bots[seat].top  # a search teacher: its root visits
+                # a search teacher's root visits (``visits``), else its move
+                top = bots[seat].top if cfg.target == "visits" else []
                 names = action_names(table, table.legal_actions()) if top else {}
                 for ov in top:
                     a = action_for_text(names, ov.choice)
