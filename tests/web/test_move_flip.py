@@ -72,6 +72,20 @@ def test_a_built_card_glides_from_the_hand_unless_less_motion(
         else:
             assert [built, code] in [r[:2] for r in running], running
             assert all(0 < r[2] <= 400 for r in running), running
+            # the seat's turn ends and it draws: a drawn card is new to the page, nothing glides
+            # it from a plot where the same card stands unchanged (this game draws the built
+            # card's code again then)
+            end = next(
+                j
+                for j, m in enumerate(rec.record["moves"])
+                if j > at and int(m["seat"]) == seat and m["path"][-1][1] == "end"
+            )
+            rec.advance(end + 1)
+            page.wait_for_function(
+                "n => document.getElementById('table').dataset.moves === n", arg=str(end + 1)
+            )
+            drawn = dict(page.evaluate("window.__flips"))[end + 1]
+            assert [f"hand-{code}", code] not in [r[:2] for r in drawn], drawn
             # the shell's render time stays small with the snapshot and the animations
             assert float(page.evaluate("document.getElementById('table').dataset.renderMs")) < 200
     finally:

@@ -41,7 +41,7 @@ export function snapshot(root) {
       const r = pageRect(el);
       if (!r.w && !r.h) continue; // not shown (a closed panel)
       const list = cards.get(el.dataset.card) || [];
-      list.push({ place: placeOf(el), rect: r, el });
+      list.push({ place: placeOf(el), rect: r, el, text: el.textContent });
       cards.set(el.dataset.card, list);
     } else if (el.dataset.testid) {
       tokens.set(el.dataset.testid, Number(el.dataset.n));
@@ -83,7 +83,7 @@ export function play(snap, root) {
   for (const el of root.querySelectorAll(SELECTOR)) {
     if (el.dataset.card !== undefined) {
       const list = now.get(el.dataset.card) || [];
-      list.push({ place: placeOf(el), el });
+      list.push({ place: placeOf(el), el, text: el.textContent });
       now.set(el.dataset.card, list);
     } else if (el.dataset.testid && snap.tokens.has(el.dataset.testid)
       && Number(el.dataset.n) > snap.tokens.get(el.dataset.testid)) {
@@ -100,8 +100,9 @@ export function play(snap, root) {
     const arrived = beyond(after, before);
     const left = beyond(before, after);
     arrived.forEach((e, i) => {
-      // from the place it left, else (one of several copies) from where the code stood
-      const from = left[i] || before[0];
+      // from the place it left, else from a stack of copies it came off (the same place, its
+      // face changed: ×2 → ×1); a card new to the page (drawn) comes from nowhere
+      const from = left[i] || before.find((b) => after.some((a) => a.place === b.place && a.text !== b.text));
       if (from) moves.push([e.el, from.rect, pageRect(e.el)]);
     });
     gone.push(...left.slice(arrived.length));
