@@ -5,14 +5,14 @@
 # 40000 + 1000 P + 10 i onwards), each committed as it is written, so that a run stopped
 # anywhere resumes where it was (a chunk whose file exists is skipped). Run from the
 # repository root, niced, one process (the machine is shared):
-#   BOT=ismcts:100it PY=.venv/bin/python nice -n 19 sh studies/civ4-balance/search-r3/run.sh
+#   BOT=ismcts:200it PY=.venv/bin/python nice -n 19 sh studies/civ4-balance/search-r3/run.sh
 # BOT: the search kit's budget (step 1 of issue 40's search-play work: the cheapest budget
 # that beats greedy clearly, budget.sh); the files are named after it
-# (ismcts100it-2p-c00.parquet ...). JOBS (default 1) may be set. The balance page's
+# (ismcts200it-2p-c00.parquet ...); 200 iterations beat greedy clearly (the README). JOBS (default 1) may be set. The balance page's
 # opening table reads every chunk present:
 #   .venv/bin/python scripts/civ4_balance_current.py --write studies/civ4-balance/README.md
 R=studies/civ4-balance/search-r3
-BOT=${BOT:-ismcts:100it}
+BOT=${BOT:-ismcts:200it}
 TAG=$(echo "$BOT" | tr -d ':')
 PY=${PY:-python}
 chunk() {  # chunk PLAYERS INDEX
