@@ -27,13 +27,10 @@ from tests.web.conftest import ARGS, CHROMIUM, PACE_SCRIPT, ServerProcess  # noq
 
 #: when the table's first view was drawn (ms from the navigation's start), for the table pages
 DRAWN_SCRIPT = """
-document.addEventListener('DOMContentLoaded', () => {
-  const root = document.getElementById('table');
-  if (!root) return;
-  new MutationObserver((_, obs) => {
-    if (root.dataset.moves !== undefined) { window.__drawn = performance.now(); obs.disconnect(); }
-  }).observe(root, { attributes: true });
-});
+new MutationObserver((_, obs) => {
+  if (window.__drawn === undefined) window.__drawn = performance.now();
+  obs.disconnect();
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-moves"] });
 """
 
 PAINTS_JS = """() => Object.fromEntries(
