@@ -7,17 +7,18 @@
 // the symbols of symbols.js. The card's data is the server's (civcards/games/civ4/web.py
 // card_view): the same on the table and in the reference, the numbers of the game's card set.
 import { esc, t } from "/static/common.js";
-import { resChips, symbolChip } from "./symbols.js";
+import { maskSheet, resChips, symbolChip } from "./symbols.js";
 
-const svg = (body) => `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="currentColor">${body}</svg>`;
-/** The emblem of each kind (on the face's frame, in the kind's colour). */
-export const EMBLEM = {
-  building: svg('<path d="M2 11 L12 3 L22 11 H19 V21 H14 V15 H10 V21 H5 V11 Z"/>'), // a house
-  wonder: svg('<path d="M12 2 L23 21 H1 Z M12 8 L7 18 H17 Z" fill-rule="evenodd"/>'), // a pyramid
-  unit: svg('<path d="M4 2 L14 12 L12 14 L2 4 Z M20 2 L22 4 L12 14 L10 12 Z M8 15 L3 20 L4 21 L9 16 Z M16 15 L21 20 L20 21 L15 16 Z"/>'), // crossed swords
-  tech: svg('<path d="M12 1 A7 7 0 0 1 16 14 V17 H8 V14 A7 7 0 0 1 12 1 Z M8 19 H16 V21 H8 Z M10 22 H14 V23 H10 Z"/>'), // a lamp
-  plot: svg('<path d="M12 1 L22 6.5 V17.5 L12 23 L2 17.5 V6.5 Z M5 16 L10 9 L13 13 L15 11 L19 16 Z" fill-rule="evenodd"/>'), // a hex of hills
+/** The emblem of each kind (on the face's frame, in the kind's colour), as masks (symbols.js). */
+const SHAPES = {
+  building: '<path d="M2 11 L12 3 L22 11 H19 V21 H14 V15 H10 V21 H5 V11 Z"/>', // a house
+  wonder: '<path d="M12 2 L23 21 H1 Z M12 8 L7 18 H17 Z" fill-rule="evenodd"/>', // a pyramid
+  unit: '<path d="M4 2 L14 12 L12 14 L2 4 Z M20 2 L22 4 L12 14 L10 12 Z M8 15 L3 20 L4 21 L9 16 Z M16 15 L21 20 L20 21 L15 16 Z"/>', // crossed swords
+  tech: '<path d="M12 1 A7 7 0 0 1 16 14 V17 H8 V14 A7 7 0 0 1 12 1 Z M8 19 H16 V21 H8 Z M10 22 H14 V23 H10 Z"/>', // a lamp
+  plot: '<path d="M12 1 L22 6.5 V17.5 L12 23 L2 17.5 V6.5 Z M5 16 L10 9 L13 13 L15 11 L19 16 Z" fill-rule="evenodd"/>', // a hex of hills
 };
+maskSheet("e", SHAPES);
+export const EMBLEM = Object.fromEntries(Object.keys(SHAPES).map((k) => [k, `<i class="mico e-${k}" aria-hidden="true"></i>`]));
 
 if (!document.querySelector("link[data-c4]")) {
   const link = document.createElement("link");

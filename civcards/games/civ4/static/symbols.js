@@ -84,9 +84,23 @@ export const SYMBOLS = {
   upgrade: P("M12 3 L22 13 L19 16 L12 9 L5 16 L2 13 Z M12 11 L22 21 L19 24 L12 17 L5 24 L2 21 Z"), // chevrons
 };
 
-/** The icon of symbol `s` (an svg; its words are the caller's). */
+/** Shapes as CSS masks, one stylesheet built once (a constructed sheet: no inline style for the
+ * page's CSP to refuse): an icon is then one element, not an svg with its paths to parse at
+ * each redraw. `shapes`: {name: svg body}; each is drawn by `.PREFIX-name`. */
+export function maskSheet(prefix, shapes) {
+  const rules = Object.entries(shapes).map(([k, body]) => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24">${body}</svg>`;
+    return `.${prefix}-${k} { --m: url("data:image/svg+xml,${encodeURIComponent(svg)}"); }`;
+  });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(rules.join("\n"));
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+maskSheet("s", SYMBOLS);
+
+/** The icon of symbol `s` (its words are the caller's). */
 export function symbolIcon(s) {
-  return `<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="currentColor">${SYMBOLS[s] || ""}</svg>`;
+  return `<i class="mico s-${esc(s)}" aria-hidden="true"></i>`;
 }
 
 /** A symbol's words in the reader's language, with its value ("2 culture", "steals 1"). */
