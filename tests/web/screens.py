@@ -291,12 +291,18 @@ def open_state(ctx: Any, rec: Recorded, shot: Shot, extra_style: str = "") -> Pa
         opener.first.evaluate("e => e.click()")  # a click without the pointer (no hover)
         page.wait_for_selector(shot.opened)
     settle(page)
-    # where the player is, in the middle of the screen (the table's own scroll to the focus
-    # may come before the last layout); the end from the top
+    # where the player is, in the middle of the screen, the regions holding it scrolled as
+    # little as needed (the table's own scroll to the focus may come before the last
+    # layout); the end from the top
     page.evaluate(
         """finished => { const a = document.activeElement;
           window.scrollTo(0, 0);
-          if (a && a !== document.body && !finished) a.scrollIntoView({block: "center"});
+          if (a && a !== document.body && !finished) {
+            for (let p = a.parentElement; p; p = p.parentElement) p.scrollTop = 0;
+            a.scrollIntoView({block: "nearest"});
+            const r = a.getBoundingClientRect();
+            window.scrollTo(0, Math.max(0, scrollY + r.top + r.height / 2 - innerHeight / 2));
+          }
           if (a) a.blur(); }""",
         shot.stop == "finished",
     )
