@@ -128,7 +128,7 @@ function renderPlayers() {
         <div class="track" aria-hidden="true"><div class="fill" data-width="${pct(n)}"></div>
           <span class="tick" data-left="${pct(l1)}" title="${esc(t("web.level_short", { n: 1 }))}"></span><span class="tick" data-left="${pct(l2)}" title="${esc(t("web.level_short", { n: 2 }))}"></span></div>
         <div class="need" data-tip="${esc(t("web.thresholds_legend", { l1, l2, heg: need }))}">${l1}·${l2}·${need}♛</div>
-        <div class="marks">${marks.map((m) => `<span class="mark ${m.kind}" data-tip="${esc(`${markText[marks.indexOf(m)]}. ${t(`ref.${m.kind}_marker_text`)}`)}">${m.kind === "embargo" ? "⛔E" : "🗳D"}</span>`).join("")}${coin ? `<span class="mark coin" data-tip="${esc(`${t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) })}. ${t("ref.coin_text")}`)}">◉</span>` : ""}</div>
+        <div class="marks">${marks.map((m) => `<span class="mark ${m.kind}" data-tip="${esc(`${markText[marks.indexOf(m)]}. ${t(`ref.${m.kind}_marker_text`)}`)}">${m.kind === "embargo" ? "⊘E" : "⚖D"}</span>`).join("")}${coin ? `<span class="mark coin" data-tip="${esc(`${t("ui.coin", { holder: name(o.coin.holder), domain: domainName(d), seat: name(s) })}. ${t("ref.coin_text")}`)}">◉</span>` : ""}</div>
       </li>`;
     });
     const toMove = o.to_move === s;

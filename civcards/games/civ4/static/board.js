@@ -23,7 +23,7 @@ export function renderStatus() {
   const variants = (B.options || []).filter((o) => o.name !== "cards")
     .map((o) => (o.value === true ? optWords(o) : `${optWords(o)}: ${o.value}`));
   const used = B.used && B.used.length ? `<p>${esc(t("ccg.web.used", { cards: B.used.join(", ") }))}</p>` : "";
-  const steals = (B.steals || []).slice(-2).map((s) => `<p class="muted">✋ ${esc(t("ccg.web.stolen_you", { thief: name(s.thief), card: s.card, victim: name(s.victim) }))}</p>`).join("");
+  const steals = (B.steals || []).slice(-2).map((s) => `<p class="muted">⚔ ${esc(t("ccg.web.stolen_you", { thief: name(s.thief), card: s.card, victim: name(s.victim) }))}</p>`).join("");
   draw($("status"), `
     <p class="turn ${T.myTurn() ? "mine" : ""}" data-testid="turn">${esc(turnText(T))}</p>
     <p>${esc(view.game.title)} · ${esc(me)} · ${esc(t("ccg.round", { n: B.round || 0 }))}</p>
