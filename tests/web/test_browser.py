@@ -143,6 +143,11 @@ def test_full_game_against_bots_by_clicking(server: ServerProcess, context: Any)
             break
         if i == 6:
             shot(page, "table-midgame")
+        if i == 0:  # the status counts the turns as the engine does (the first turn is turn 1)
+            gid = page.url.split("/game/")[1].split("?")[0].split("#")[0]
+            obs = page.request.get(f"{server.base}/api/games/{gid}/state").json()["observation"]
+            status = page.inner_text("#status")
+            assert f"Turn {obs['turn']} " in status and obs["turn"] >= 1, status
         click_a_move(page, rng)
     else:
         raise AssertionError("the game did not end")

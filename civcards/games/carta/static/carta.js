@@ -68,7 +68,7 @@ function renderStatus() {
     ? `<p>${esc(t("ui.used", { effects: "" }).trim())} ${o.used_effects.map((k) => `<span data-tip="${esc(effectTip(k))}">${esc(effectName(k))}</span>`).join(", ")}</p>` : "";
   $("status").innerHTML = `
     <p class="turn ${myTurn() ? "mine" : ""}" data-testid="turn">${esc(turnText(T))}</p>
-    <p>${esc(me)} · ${esc(t("ui.turn", { n: o.turn + 1 }))} · <span data-testid="deck">${esc(deck)}</span>
+    <p>${esc(me)} · ${esc(t("ui.turn", { n: Math.max(1, o.turn) }))} · <span data-testid="deck">${esc(deck)}</span>
       ${o.last_round ? ` · <strong>${esc(t("ui.last_round"))}</strong>` : ""}</p>
     <p class="muted">${esc(t("ui.thresholds", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
     <p class="muted legend-line" data-testid="thresholds-legend">${esc(t("web.thresholds_legend", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
