@@ -1,6 +1,8 @@
 """Civilization: The Card Game at the web table, in a real browser (Debian's Chromium through
-Playwright): a whole game against the greedy bot played by pointing alone, the five
-languages, the phone's viewport, and two browsers with a bot where a human defends.
+Playwright): the five languages, the phone's viewport, and two browsers with a bot where a
+human defends. The one whole game against the greedy bot played by pointing alone is
+tests/web/test_layout_guard.py's (on a phone, in German): its checks (collect, discard, a
+technology, the end of a step, both scores) are made there; :func:`act` plays it.
 
 Screenshots land in ``test-artifacts/`` (``civ4-*.png``).
 """
@@ -178,44 +180,6 @@ def act(page: Page, rng: random.Random, tried: set[str]) -> str:
     if s == "purchase":
         return purchase(page, rng, tried)
     raise AssertionError(f"no panel for the step {s!r}: {page.inner_text('#actions')}")
-
-
-def test_civ4_whole_game_against_greedy_by_pointing(server: ServerProcess, browser: Any) -> None:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-    try:
-        g = create(
-            server, 2, [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}], 11
-        )
-        page, errors = open_seat(ctx, server, g, 0)
-        assert "RECONSTRUCTED" in page.inner_text('[data-testid="reconstructed"]')
-        rng = random.Random(4)
-        done: dict[str, int] = {}
-        tried: set[str] = set()
-        last_round = -1
-        for i in range(900):
-            wait_turn(page, 0)
-            if finished(page):
-                break
-            text = page.inner_text("#status")
-            if "Round" in text:
-                rnd = int(text.split("Round")[1].split()[0])
-                if rnd != last_round:
-                    tried.clear()
-                    last_round = rnd
-            what = act(page, rng, tried)
-            done[what] = done.get(what, 0) + 1
-            if i == 40:
-                shot(page, "midgame")
-        else:
-            raise AssertionError(f"the game did not end: {done}")
-        page.wait_for_selector('[data-testid="winners"]')
-        shot(page, "game-over")
-        assert page.locator('[data-testid="scores"] tbody tr').count() == 2
-        for need in ("collect", "discard", "tech", "end"):
-            assert done.get(need), (need, done)
-        assert not errors, errors
-    finally:
-        ctx.close()
 
 
 def no_horizontal_scroll(page: Page) -> bool:

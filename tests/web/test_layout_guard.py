@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from civcards.i18n import t
+
 from . import test_browser as carta_ui
 from . import test_civ4_browser as civ4_ui
 from .conftest import ARTIFACTS, ServerProcess
@@ -296,7 +298,11 @@ def test_lobby_fits_both_sizes_in_five_languages(
 
 def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: Any) -> None:
     """A whole civ4 game against the greedy bot by pointing, at 390x844 in German: the page
-    at every decision of the seat, and the payment each round where a plot can be bought."""
+    at every decision of the seat, and the payment each round where a plot can be bought.
+
+    It is the browser's one whole civ4 game (the project plays each game's whole game once):
+    the table marks the card set as reconstructed, the seat collects, discards, buys a
+    technology and ends its steps by pointing alone, and the game ends with both scores."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
     ctx.add_init_script("localStorage.setItem('civcards.lang', 'de')")
     guard = Guard("civ4-game")
@@ -308,8 +314,11 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
             11,
         )
         page, errors = civ4_ui.open_seat(ctx, server, g, 0)
+        reconstructed = page.inner_text('[data-testid="reconstructed"]')
+        assert t("de", "ccg.reconstructed")[:20] in reconstructed, reconstructed
         rng = random.Random(4)
         tried: set[str] = set()
+        done: dict[str, int] = {}
         paid = 0
         for _ in range(900):
             civ4_ui.wait_turn(page, 0)
@@ -330,12 +339,19 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
                 guard.check(page, f"{where}-pay")
                 guard.near(page, f"{where}-pay", control, top)
                 paid += 1
-            civ4_ui.act(page, rng, tried)
+            what = civ4_ui.act(page, rng, tried)
+            done[what] = done.get(what, 0) + 1
+            if sum(done.values()) == 41:
+                civ4_ui.shot(page, "midgame")
             if civ4_ui.step(page) != "purchase":
                 tried.clear()
         else:
-            raise AssertionError("the game did not end")
+            raise AssertionError(f"the game did not end: {done}")
+        page.wait_for_selector('[data-testid="winners"]')
         page.wait_for_selector('[data-testid="scores"]')
+        assert page.locator('[data-testid="scores"] tbody tr').count() == 2
+        for need in ("collect", "discard", "tech", "end"):
+            assert done.get(need), (need, done)
         guard.check(page, "game-over")
         ARTIFACTS.mkdir(exist_ok=True)  # the end, to look at
         page.screenshot(path=str(ARTIFACTS / "layout-civ4-game-over-phone-de.png"), full_page=True)
