@@ -8,6 +8,7 @@ Each game's ``research`` module builds one (``civcards/games/<name>/research.py`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -59,6 +60,33 @@ class TableEncoding(Generic[T]):
         self.pettingzoo_name = pettingzoo_name
         self.gymnasium_id = gymnasium_id
         self.openspiel_name = openspiel_name
+
+    @classmethod
+    def of(
+        cls,
+        encoding: ModuleType,
+        *,
+        pettingzoo_name: str,
+        gymnasium_id: str,
+        openspiel_name: str,
+        spiel: Any,
+    ) -> TableEncoding[Any]:
+        """The encoding of a game's ``encoding`` module, which defines ``Table``,
+        ``encode_observation``, ``NUM_ACTIONS``, ``OBS_SIZE``, ``OBS_HIGH``, ``ACTIONS`` and
+        ``OBS_LAYOUT``."""
+        return TableEncoding(
+            table=encoding.Table,
+            encode=encoding.encode_observation,
+            action_size=encoding.NUM_ACTIONS,
+            observation_shape=(encoding.OBS_SIZE,),
+            observation_high=encoding.OBS_HIGH,
+            actions=encoding.ACTIONS,
+            observation_layout=encoding.OBS_LAYOUT,
+            pettingzoo_name=pettingzoo_name,
+            gymnasium_id=gymnasium_id,
+            openspiel_name=openspiel_name,
+            spiel=spiel,
+        )
 
     def table(self, state: Any) -> T:
         return self._table(state)

@@ -218,3 +218,23 @@ def start(base: str, record: dict[str, Any]) -> Recorded:
         assert r.status_code == 200, r.text
         tokens.append(str(r.json()["token"]))
     return Recorded(record, g["id"], tokens, base)
+
+
+def open_page(
+    browser: Any, rec: Recorded, seat: int, moves: int, size: tuple[int, int], *, to_move: bool
+) -> Any:
+    """A page of ``seat`` at the position after ``moves`` moves of ``rec`` (already reached),
+    in a new English context of ``size``; with ``to_move``, once the page also shows that
+    ``seat`` is to move. The page's script errors are collected in ``page.errors``."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(rec.link(seat))
+    page.wait_for_function(
+        "([n, s]) => { const t = document.querySelector('#table');"
+        " return !!t && Number(t.dataset.moves) === n && (s === null || t.dataset.toMove === String(s)); }",
+        arg=[moves, seat if to_move else None],
+    )
+    page.errors = errors
+    return page

@@ -27,7 +27,7 @@ from civcards.server.kinds import web_assets
 
 from .conftest import ServerProcess
 from .layout import layout_problems
-from .positions import Recorded, load, start
+from .positions import Recorded, load, open_page, start
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -37,17 +37,7 @@ KINDS = ("building", "wonder", "unit", "tech", "plot")
 
 def open_seat(browser: Any, rec: Recorded, seat: int, moves: int, size: tuple[int, int]) -> Page:
     """A page of ``seat`` at the position after ``moves`` moves, at ``size``."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(rec.link(seat))
-    page.wait_for_function(
-        "n => Number((document.querySelector('#table') || {dataset: {}}).dataset.moves) === n",
-        arg=moves,
-    )
-    page.errors = errors
-    return page
+    return open_page(browser, rec, seat, moves, size, to_move=False)
 
 
 def face_facts(page: Page, root: str) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import pytest
 
 from .conftest import ServerProcess
 from .layout import layout_problems
-from .positions import Recorded, load, start
+from .positions import Recorded, load, open_page, start
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -46,18 +46,8 @@ IN_SIGHT_JS = r"""
 
 def open_at(browser: Any, rec: Recorded, seat: int, moves: int, size: tuple[int, int]) -> Page:
     """A page of ``seat`` at the position after ``moves`` moves, at ``size``."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale="en-US")
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(rec.link(seat))
-    page.wait_for_function(
-        "([n, s]) => { const t = document.querySelector('#table');"
-        " return t && Number(t.dataset.moves) === n && t.dataset.toMove === String(s); }",
-        arg=[moves, seat],
-    )
+    page = open_page(browser, rec, seat, moves, size, to_move=True)
     page.wait_for_timeout(100)  # the tips and the guide placed
-    page.errors = errors
     return page
 
 
