@@ -11,7 +11,10 @@ Playwright page and answers its layout problems as sentences (an empty list: non
   neighbour: a plot name over the next plot);
 * ``word``: no word of a heading, table header, label or button is broken across two lines
   (a header that breaks mid-word);
-* ``overlap``: no two children of a grid or flex box overlap each other.
+* ``overlap``: no two children of a grid or flex box overlap each other;
+* ``cover``: no control (a button, a select…) is drawn over visible text of another element
+  (a sticky button over the line under it: boxes that are not siblings of one grid or flex
+  box, which ``overlap`` does not compare).
 
 :func:`control_near` checks that a decision's control is visible without scrolling away from
 the choice that opened it: not cut off by a box that scrolls (a region of a one-screen table),
@@ -129,6 +132,47 @@ _PROBLEMS_JS = r"""
         const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
         const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
         if (w > 2 && h > 2) out.push(`overlap: ${desc(a)} and ${desc(b)} overlap by ${Math.round(w)}x${Math.round(h)} px`);
+      }
+    }
+  }
+  // cover: a control drawn over the visible text of another element (a sticky or placed
+  // button over a line it does not hold), where both are in sight in their scrolling boxes
+  const sight = (el) => {
+    let r = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
+    for (let p = el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
+      const q = p.getBoundingClientRect();
+      r = { left: Math.max(r.left, q.left), top: Math.max(r.top, q.top),
+            right: Math.min(r.right, q.right), bottom: Math.min(r.bottom, q.bottom) };
+    }
+    return r;
+  };
+  const cut = (p, q) => ({ left: Math.max(p.left, q.left), top: Math.max(p.top, q.top),
+    right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) });
+  const controls = all.filter((el) => el.matches("button, select, input, textarea, [role=button]"));
+  if (controls.length) {
+    const drawn = new Set(all);
+    const texts = [];
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const host = n.parentElement;
+      if (!n.textContent.trim() || !host || !drawn.has(host)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const view = sight(host);
+      const rects = [...range.getClientRects()].map((q) => cut(q, view))
+        .filter((q) => q.right - q.left > 1 && q.bottom - q.top > 1);
+      if (rects.length) texts.push([host, rects, n.textContent.trim()]);
+    }
+    for (const c of controls) {
+      const box = cut(c.getBoundingClientRect(), sight(c));
+      for (const [host, rects, text] of texts) {
+        if (c.contains(host) || host.contains(c)) continue;
+        const hit = rects.map((q) => cut(q, box)).find((q) => q.right - q.left > 2 && q.bottom - q.top > 2);
+        if (hit) {
+          out.push(`cover: ${desc(c)} is drawn over the text "${text.replace(/\s+/g, " ").slice(0, 40)}" of ${desc(host)}`);
+        }
       }
     }
   }

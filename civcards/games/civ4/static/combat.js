@@ -154,10 +154,12 @@ export function defendPanel(d) {
   const attacker = B.combat ? name(B.combat.attacker) : "";
   const dmg = (d.damage || {})[move];
   const label = defendBlocks(attackers).length ? t("ccg.menu.defend") : t("ccg.web.block_none");
+  // the chosen blocks in words (none chosen: the button says it, Block nothing)
+  const blocks = defendBlocks(attackers).length;
   return `<h2>${esc(t("ccg.web.defend_title", { attacker }))}</h2><ul class="rows">${rows.join("")}</ul>
-    <p class="muted">${esc(T.words(move) || move)}</p>
-    ${dmg ? `<p data-testid="defend-damage" role="status">${esc(t("ccg.web.damage_if", { s: dmg[0], x: dmg[1] }))}</p>` : ""}
-    <button type="button" class="primary" data-go="defend" data-key="go-defend"${ok ? "" : " disabled"}>${esc(label)}</button>`;
+    ${blocks ? `<p class="muted">${esc(T.words(move) || move)}</p>` : ""}
+    <div class="choices defend-go">${dmg ? `<p data-testid="defend-damage" role="status">${esc(t("ccg.web.damage_if", { s: dmg[0], x: dmg[1] }))}</p>` : ""}
+    <button type="button" class="primary" data-go="defend" data-key="go-defend"${ok ? "" : " disabled"}>${esc(label)}</button></div>`;
 }
 
 export function defendBlocks(attackers) {

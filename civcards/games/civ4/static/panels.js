@@ -88,7 +88,21 @@ export function renderActions() {
   const rest = view.options.length > 1 && !opened.length && !ui.confirm
     ? `<details class="more" data-testid="more"><summary>${esc(t("ccg.web.more"))} (${view.options.length})</summary>
         <div class="choices" role="group">${choiceButtons(view.options, "opt")}</div></details>` : "";
-  if (draw(box, `<div data-testid="actions">${html}</div>${rest}`)) bind(box);
+  const [body, bar] = splitBar(html);
+  if (draw(box, `<div data-testid="actions"><div class="a-body">${body}</div>${bar}</div>${rest}`)) bind(box);
+}
+
+/** A panel's HTML as its content and its button bar (its last button that sends, or the row
+ * holding it), the bar in a box of its own under the content: in a one-screen table the content
+ * scrolls above it and the bar never covers it (issue 39). */
+export function splitBar(html) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html;
+  const last = tpl.content.lastElementChild;
+  const isBar = last && (last.matches("button[data-go]") || (last.matches(".choices") && last.querySelector(":scope > button[data-go]")));
+  if (!isBar) return [html, ""];
+  last.remove();
+  return [tpl.innerHTML, `<div class="a-bar">${last.outerHTML}</div>`];
 }
 
 export function panel() {

@@ -53,7 +53,7 @@ export const PERSON = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="fa
 
 export function popIcons(n) {
   const shown = n <= 5 ? PERSON.repeat(n) : `${PERSON}×${n}`;
-  return `<span class="pop" data-tip="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : "·"}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
+  return `<span class="pop" data-tip="${esc(t("ccg.web.pop_n", { n }))}">${n ? shown : ""}<span class="sr-only">${esc(t("ccg.web.pop_n", { n }))}</span></span>`;
 }
 
 // The faces' icon vocabulary (faces.js): what a card does, as the server names it
