@@ -137,9 +137,10 @@ _PROBLEMS_JS = r"""
   }
   // cover: a control drawn over the visible text of another element (a sticky or placed
   // button over a line it does not hold), where both are in sight in their scrolling boxes
-  const sight = (el) => {
+  // (a text's own element clips it too: a line clamped away is not seen)
+  const sight = (el, self) => {
     let r = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
-    for (let p = el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
+    for (let p = self ? el : el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
       const cs = getComputedStyle(p);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const q = p.getBoundingClientRect();
@@ -160,13 +161,13 @@ _PROBLEMS_JS = r"""
       if (!n.textContent.trim() || !host || !drawn.has(host)) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
-      const view = sight(host);
+      const view = sight(host, true);
       const rects = [...range.getClientRects()].map((q) => cut(q, view))
         .filter((q) => q.right - q.left > 1 && q.bottom - q.top > 1);
       if (rects.length) texts.push([host, rects, n.textContent.trim()]);
     }
     for (const c of controls) {
-      const box = cut(c.getBoundingClientRect(), sight(c));
+      const box = cut(c.getBoundingClientRect(), sight(c, false));
       for (const [host, rects, text] of texts) {
         if (c.contains(host) || host.contains(c)) continue;
         const hit = rects.map((q) => cut(q, box)).find((q) => q.right - q.left > 2 && q.bottom - q.top > 2);
