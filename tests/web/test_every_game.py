@@ -73,7 +73,7 @@ def jsonish(x: Any) -> Any:
 
 
 def play_turn(
-    server: ServerProcess, gid: str, token: str, ws: ClientConnection, f: dict[str, Any],
+    http: httpx.Client, gid: str, token: str, ws: ClientConnection, f: dict[str, Any],
     rng: random.Random,
 ) -> None:
     """One decision of the seat of ``ws`` whose frame ``f`` offers it choices: a random
@@ -84,11 +84,10 @@ def play_turn(
     choice = rng.choice(choices)
     steps: list[str] = []
     for _ in range(12):
-        r = httpx.post(
-            f"{server.base}/api/games/{gid}/moves",
+        r = http.post(
+            f"/api/games/{gid}/moves",
             json={"move": choice["text"], "expected": n, "steps": steps},
             headers={H: token},
-            timeout=20,
         )
         assert r.status_code == 200, (r.text, choice, steps)
         body = r.json()
@@ -133,9 +132,11 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
     for s, ws in socks.items():
         ws.send(json.dumps({"token": tokens[s], "lang": "en"}))
     rng = random.Random(game.name)
+    # one connection for the game's requests (a new client each request costs ~25 ms)
+    http = httpx.Client(base_url=server.base, timeout=20)
     try:
         for _ in range(5000):
-            info = httpx.get(f"{server.base}/api/games/{gid}", timeout=20).json()
+            info = http.get(f"/api/games/{gid}").json()
             if info["status"] == "finished":
                 break
             seat = info["to_move"]
@@ -146,7 +147,7 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
             if f["game"]["status"] == "finished":
                 break
             assert f["seat"] == seat and f["game"]["to_move"] == seat
-            play_turn(server, gid, tokens[seat], socks[seat], f, rng)
+            play_turn(http, gid, tokens[seat], socks[seat], f, rng)
         else:
             raise AssertionError(f"{game.name}: the game did not end")
         # the record replays to the position the server holds, and every seat's last
@@ -164,6 +165,7 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
             assert last["options"] == [] and last["pending"] is None
             assert last["result"]["winners"] == list(result.winners)
     finally:
+        http.close()
         for ws in socks.values():
             ws.close()
 
