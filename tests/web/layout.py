@@ -151,6 +151,14 @@ _PROBLEMS_JS = r"""
   };
   const cut = (p, q) => ({ left: Math.max(p.left, q.left), top: Math.max(p.top, q.top),
     right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) });
+  // a bar fixed on the screen (a phone's action bar) hides the page scrolled under it: the
+  // text of the same fixed box (or of none) is compared with a control
+  const fixedOf = (el) => {
+    for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
+      if (getComputedStyle(p).position === "fixed") return p;
+    }
+    return null;
+  };
   const controls = all.filter((el) => el.matches("button, select, input, textarea, [role=button]"));
   if (controls.length) {
     const drawn = new Set(all);
@@ -168,10 +176,13 @@ _PROBLEMS_JS = r"""
     }
     for (const c of controls) {
       const box = cut(c.getBoundingClientRect(), sight(c, false));
+      const bar = fixedOf(c);
       for (const [host, rects, text] of texts) {
-        if (c.contains(host) || host.contains(c)) continue;
+        if (c.contains(host) || host.contains(c) || fixedOf(host) !== bar) continue;
         const hit = rects.map((q) => cut(q, box)).find((q) => q.right - q.left > 2 && q.bottom - q.top > 2);
-        if (hit) {
+        // drawn over it: the control is what is seen there (not a bar over both, the text's own)
+        const top = hit && document.elementFromPoint((hit.left + hit.right) / 2, (hit.top + hit.bottom) / 2);
+        if (top && c.contains(top)) {
           out.push(`cover: ${desc(c)} is drawn over the text "${text.replace(/\s+/g, " ").slice(0, 40)}" of ${desc(host)}`);
         }
       }

@@ -52,6 +52,12 @@ def test_defence_buttons_cover_no_text(
 ) -> None:
     page = open_defence(browser, defend, size)
     try:
+        # each scrolling box of the panel at its top, as the player may leave it (the focus
+        # on the button scrolls the button to its place in the flow)
+        page.evaluate(
+            "() => { for (const e of [document.querySelector('#actions'),"
+            " ...document.querySelectorAll('#actions *')]) e.scrollTop = 0; }"
+        )
         problems = [p for p in layout_problems(page, "#actions") if p.startswith("cover")]
         ARTIFACTS.mkdir(exist_ok=True)  # to look at
         page.screenshot(path=str(ARTIFACTS / f"action-bar-defend-{size}.png"))
