@@ -11,13 +11,7 @@ import { renderMine, renderPlayers, renderSide, renderStatus } from "./board.js"
 import { renderActions } from "./panels.js";
 import { B, decide, mine, name, opened, reset, turnText as turnWords, ui, use, view } from "./state.js";
 
-if (!document.querySelector("link[data-c4]")) {
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/games/civ4/civ4.css";
-  link.dataset.c4 = "1";
-  document.head.appendChild(link);
-}
+// (the game's style sheet comes with faces.js, which board.js imports)
 
 // -- what the shell calls --
 
