@@ -57,6 +57,8 @@ def run_train(
         problems.append("--expert-target must be move or visits")
     if float(settings["warm_mix"]) < 0:
         problems.append("--warm-mix must be 0 or more")
+    if not 0 <= float(settings["validation"]) < 1:
+        problems.append("--validation must be from 0 to less than 1")
     if not float(settings["lr"]) > 0:
         problems.append("--lr must be more than 0")
     if settings["expert"]:
@@ -222,6 +224,14 @@ def register(app: typer.Typer) -> None:
                 "--init", help="A network file that generation 0 takes instead of training one."
             ),
         ] = "",
+        validation: Annotated[
+            float,
+            typer.Option(
+                "--validation",
+                help="The share of generation 0's games held out: their loss after every "
+                "epoch, and early stopping on it (0: none).",
+            ),
+        ] = 0.1,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         ray: Annotated[
             str | None,
@@ -255,6 +265,7 @@ def register(app: typer.Typer) -> None:
             "warm_mix": warm_mix,
             "lr": lr,
             "init": init,
+            "validation": validation,
         }
         raise typer.Exit(
             run_train(game_name, out, generations, settings, jobs, ray, as_json, not no_progress)

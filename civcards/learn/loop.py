@@ -48,7 +48,7 @@ from ..game_api import Game
 from ..sim.arena import ArenaConfig, run_arena
 from ..sim.simulate import run_indexed
 from ..stats import wilson
-from .selfplay import ExampleConfig, Examples, play_example_game
+from .selfplay import ExampleConfig, Examples, SparseObs, play_example_game
 
 #: what a progress callback receives: (stage, done, total)
 Progress = Callable[[str, int, int], None]
@@ -81,6 +81,9 @@ class TrainConfig:
     lr: float = 1e-3
     #: a network file that generation 0 takes instead of training one
     init: str = ""
+    #: the share of the warm start's games held out: their loss after every epoch,
+    #: early stopping on it (0: none, all games trained on)
+    validation: float = 0.1
 
 
 #: the settings of a run.json written before a setting existed (they resume unchanged)
@@ -90,6 +93,7 @@ LEGACY: dict[str, Any] = {
     "warm_mix": 0.0,
     "lr": 1e-3,
     "init": "",
+    "validation": 0.0,
 }
 
 
@@ -111,18 +115,41 @@ def _write_json(p: Path, data: Any) -> None:
     tmp.replace(p)
 
 
-def _save_buffer(p: Path, data: Examples) -> None:
+def save_examples(p: Path, data: Examples) -> None:
+    """Write examples to ``p`` (written aside, then moved): the observations as sparse rows
+    (``obs_indptr``, ``obs_cols``, ``obs_vals``, ``obs_width``)."""
     tmp = p.with_name(p.name + ".tmp.npz")
     with open(tmp, "wb") as f:
-        np.savez(f, obs=data.obs, actions=data.actions, shares=data.shares, outcomes=data.outcomes)
+        np.savez(
+            f,
+            obs_indptr=data.obs.indptr,
+            obs_cols=data.obs.cols,
+            obs_vals=data.obs.vals,
+            obs_width=np.array(data.obs.width, np.int64),
+            actions=data.actions,
+            shares=data.shares,
+            outcomes=data.outcomes,
+        )
     tmp.replace(p)
 
 
-def _load_buffer(p: Path, obs_size: int) -> Examples:
+def load_examples(p: Path, obs_size: int) -> Examples:
+    """The examples of ``p`` (none where it is missing); a file of the first format (dense
+    ``obs``, float16) is read too, its rows made sparse."""
     if not p.is_file():
         return Examples.empty(obs_size)
     with np.load(p) as z:
-        return Examples(z["obs"], z["actions"], z["shares"], z["outcomes"])
+        if "obs" in z.files:
+            obs = SparseObs.from_dense(z["obs"])
+        else:
+            obs = SparseObs(z["obs_indptr"], z["obs_cols"], z["obs_vals"], int(z["obs_width"]))
+        return Examples(obs, z["actions"], z["shares"], z["outcomes"])
+
+
+def held_out(index: int, fraction: float) -> bool:
+    """Whether game ``index`` of the warm start is a validation game: ``fraction`` of the
+    games, spread evenly (the 10th, 20th, … at 0.1)."""
+    return int((index + 1) * fraction) > int(index * fraction)
 
 
 #: the warm start's examples, for mixing (self-play data: never committed)
@@ -147,13 +174,13 @@ def _warm_sample(
         parts = run_indexed(
             play_example_game, warm_config(game, cfg), cfg.warm_games, jobs=jobs, game=game, ray=ray
         )
-        _save_buffer(path, Examples.join(parts, obs_size))
-    warm = _load_buffer(path, obs_size)
+        save_examples(path, Examples.join(parts, obs_size))
+    warm = load_examples(path, obs_size)
     take = min(len(warm), int(cfg.warm_mix * size))
     rows = np.sort(
         np.random.default_rng(cfg.seed * 1000 + gen).choice(len(warm), take, replace=False)
     )
-    return Examples(warm.obs[rows], warm.actions[rows], warm.shares[rows], warm.outcomes[rows])
+    return warm.take(rows)
 
 
 def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any], None]:
@@ -274,7 +301,10 @@ def run_training(
     state = read_run(out)
     if state is not None:
         saved = TrainConfig(**{**LEGACY, **state["config"]})
-        keep = ("gauntlet", "gauntlet_search")
+        keep: tuple[str, ...] = ("gauntlet", "gauntlet_search")
+        if state["generation"] >= 0:
+            # generation 0 is done: the settings only it uses no longer matter
+            keep += ("validation",)
         diff = [k for k, v in asdict(cfg).items() if k not in keep and getattr(saved, k) != v]
         if diff:
             raise ValueError(
@@ -318,8 +348,13 @@ def run_training(
         parts = run_indexed(
             play_example_game, ecfg, count, jobs=jobs, game=game, on_result=tick, ray=ray
         )
+        valid: Examples | None = None
+        if gen == 0 and cfg.validation > 0 and not cfg.init:
+            # whole games are held out: a game's examples share its outcome
+            valid = Examples.join([p for p in parts if held_out(p.index, cfg.validation)], obs_size)
+            parts = [p for p in parts if not held_out(p.index, cfg.validation)]
         fresh = Examples.join(parts, obs_size)
-        buf = _load_buffer(_path(out, "buffer", prev), obs_size) if gen > 0 else None
+        buf = load_examples(_path(out, "buffer", prev), obs_size) if gen > 0 else None
         # the warm start trains on all its examples; the buffer keeps the last ``buffer``
         kept = Examples.join([buf, fresh] if buf is not None else [fresh], obs_size).tail(
             cfg.buffer
@@ -327,7 +362,7 @@ def run_training(
         data = fresh if gen == 0 else kept
         if gen == 0 and cfg.warm_mix > 0:
             # the warm examples are mixed in at their own ratio, not through the buffer
-            _save_buffer(out / WARM_FILE, fresh)
+            save_examples(out / WARM_FILE, fresh)
             kept = Examples.empty(obs_size)
         elif cfg.warm_mix > 0:
             data = Examples.join(
@@ -357,17 +392,37 @@ def run_training(
         on_batch = _counter(
             progress, f"generation {gen}: training", epochs * math.ceil(len(data) / 256)
         )
+
+        def on_epoch(row: dict[str, Any], gen: int = gen) -> None:
+            say(
+                f"generation {gen}, epoch {row['epoch']}: training losses "
+                f"{row['policy']:.3f}/{row['value']:.3f}"
+                + (
+                    f", validation {row['valid_policy']:.3f}/{row['valid_value']:.3f}"
+                    if "valid_policy" in row
+                    else ""
+                )
+            )
+
         net, losses = torch_net.train(
-            net, data, epochs=epochs, seed=cfg.seed * 1000 + gen, lr=cfg.lr, on_batch=on_batch
+            net,
+            data,
+            epochs=epochs,
+            seed=cfg.seed * 1000 + gen,
+            lr=cfg.lr,
+            on_batch=on_batch,
+            valid=valid,
+            on_epoch=on_epoch,
         )
         net.meta.update({"generation": gen, "seed": cfg.seed, "config": asdict(cfg)})
         net.save(_path(out, "net", gen))
-        _save_buffer(_path(out, "buffer", gen), kept)
+        save_examples(_path(out, "buffer", gen), kept)
         t_train = time.perf_counter() - t0 - t_play
         results = gauntlet(game, cfg, _path(out, "net", gen), jobs, ray, progress)
         entry = {
             "generation": gen,
             "examples": len(fresh),
+            "validation_examples": len(valid) if valid is not None else 0,
             "buffer": len(kept),
             "losses": losses if epochs else {},
             "gauntlet": results,
@@ -400,8 +455,11 @@ __all__ = [
     "WARM_FILE",
     "TrainConfig",
     "gauntlet",
+    "held_out",
+    "load_examples",
     "plot_curve",
     "read_run",
     "run_training",
+    "save_examples",
     "wilson",
 ]

@@ -17,10 +17,8 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
-
 from civcards.bots.policy_net import PolicyValueNet
-from civcards.learn.selfplay import Examples
+from civcards.learn.loop import load_examples
 from civcards.learn.torch_net import train
 
 
@@ -34,9 +32,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    with np.load(a.data) as z:
-        data = Examples(z["obs"], z["actions"], z["shares"], z["outcomes"]).tail(a.last)
     net = PolicyValueNet.load(Path(a.init))
+    data = load_examples(Path(a.data), net.obs_size).tail(a.last)
     net, losses = train(net, data, epochs=a.epochs, seed=a.seed, lr=a.lr)
     net.save(Path(a.out))
     print(json.dumps({"examples": len(data), "losses": losses, "out": a.out}))
