@@ -151,11 +151,11 @@ _PROBLEMS_JS = r"""
   };
   const cut = (p, q) => ({ left: Math.max(p.left, q.left), top: Math.max(p.top, q.top),
     right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) });
-  // a bar fixed on the screen (a phone's action bar) hides the page scrolled under it: the
-  // text of the same fixed box (or of none) is compared with a control
+  // a bar fixed or stuck on the screen (a phone's action bar, its tabs) hides the page scrolled
+  // under it: the text of the same such box (or of none) is compared with a control
   const fixedOf = (el) => {
     for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
-      if (getComputedStyle(p).position === "fixed") return p;
+      if (["fixed", "sticky"].includes(getComputedStyle(p).position)) return p;
     }
     return null;
   };

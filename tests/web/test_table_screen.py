@@ -44,6 +44,42 @@ IN_SIGHT_JS = r"""
 """
 
 
+#: what of each element matching a selector is out of sight: every such element (shown) must lie
+#: wholly inside the viewport and inside every box that scrolls it (1 px spared)
+WHOLLY_IN_SIGHT_JS = r"""
+(sel) => {
+  const els = [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length);
+  if (!els.length) return [`no visible ${sel}`];
+  const out = [];
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    let top = 0, bottom = innerHeight, left = 0, right = innerWidth;
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (cs.overflowY === "visible" && cs.overflowX === "visible") continue;
+      const q = p.getBoundingClientRect();
+      top = Math.max(top, q.top); bottom = Math.min(bottom, q.bottom);
+      left = Math.max(left, q.left); right = Math.min(right, q.right);
+    }
+    if (r.top < top - 1 || r.bottom > bottom + 1 || r.left < left - 1 || r.right > right + 1) {
+      const id = el.dataset.testid || el.dataset.key || el.tagName.toLowerCase();
+      out.push(`${sel} ${id} is not wholly in sight (${Math.round(r.left)},${Math.round(r.top)}-`
+        + `${Math.round(r.right)},${Math.round(r.bottom)} in ${Math.round(left)},${Math.round(top)}-`
+        + `${Math.round(right)},${Math.round(bottom)})`);
+    }
+  }
+  return out;
+}
+"""
+
+
+def not_wholly_in_sight(page: Page, selectors: list[str]) -> list[str]:
+    out: list[str] = []
+    for s in selectors:
+        out += page.evaluate(WHOLLY_IN_SIGHT_JS, s)
+    return out
+
+
 def open_at(browser: Any, rec: Recorded, seat: int, moves: int, size: tuple[int, int]) -> Page:
     """A page of ``seat`` at the position after ``moves`` moves, at ``size``."""
     page = open_page(browser, rec, seat, moves, size, to_move=True)
@@ -92,6 +128,100 @@ def test_civ4_purchase_is_one_screen_at_1280x800(server: ServerProcess, browser:
     page.context.close()
 
 
+def test_civ4_payment_shows_the_own_plots_the_whole_hand_and_the_whole_editor(
+    server: ServerProcess, browser: Any
+) -> None:
+    """At 1280x800 with the payment editor open, without scrolling anything: the editor whole
+    (its title, every stepper, the pay button), the own empire's header and every plot of it,
+    every card of the hand; the status's Highest Culture/Happiness lines one line each."""
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["purchase-plot"]
+    rec.advance(int(at["moves"]))
+    seat = int(at["seat"])
+    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    page.locator('#mine button[data-key^="buy-plot-"]').first.click()
+    page.wait_for_selector('#actions button[data-key="go-pay"]')
+    # as the page is, every box at its top (the focus may have scrolled one)
+    page.evaluate("document.querySelectorAll('*').forEach((e) => { e.scrollTop = 0; })")
+    assert page_scrolls(page) == []
+    assert (
+        not_wholly_in_sight(
+            page,
+            [
+                "#actions h2",
+                '#actions [data-testid="actions"] .counter',
+                '#actions button[data-key="go-pay"]',
+                '#actions [data-testid="pay-sum"]',
+                f'[data-testid="player-{seat}"] > h3',
+                f'[data-testid^="plot-{seat}-"]',
+                '[data-testid="hand"] > li',
+            ],
+        )
+        == []
+    )
+    heights = page.evaluate(
+        "[...document.querySelectorAll('#status .statuses > li')].map((e) => e.getClientRects().length"
+        " ? Math.round(e.getBoundingClientRect().height) : 0)"
+    )
+    assert heights and all(0 < h <= 24 for h in heights), heights
+    assert page.errors == []
+    page.context.close()
+
+
+def test_civ4_defence_is_whole_at_1280x800(server: ServerProcess, browser: Any) -> None:
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["defend"]
+    rec.advance(int(at["moves"]))
+    seat = int(at["seat"])
+    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    page.evaluate("document.querySelectorAll('*').forEach((e) => { e.scrollTop = 0; })")
+    assert page_scrolls(page) == []
+    assert (
+        not_wholly_in_sight(
+            page,
+            [
+                "#actions h2",
+                "#actions select[data-defend]",
+                "#actions button[data-go]",
+                f'[data-testid^="plot-{seat}-"]',
+                '[data-testid="hand"] > li',
+            ],
+        )
+        == []
+    )
+    assert layout_problems(page) == []
+    assert page.errors == []
+    page.context.close()
+
+
+#: how much of a box is empty under its content (px): a panel stretched to a row's height
+EMPTY_UNDER_JS = r"""
+(sel) => {
+  const el = document.querySelector(sel);
+  const kids = [...el.children].filter((c) => c.getClientRects().length);
+  const last = Math.max(...kids.map((c) => c.getBoundingClientRect().bottom));
+  const pad = parseFloat(getComputedStyle(el).paddingBottom);
+  return Math.round(el.getBoundingClientRect().bottom - pad - last);
+}
+"""
+
+
+#: the gaps (px) over 24 between the side column's boxes, from the top
+SIDE_GAPS_JS = r"""
+() => {
+  const boxes = ["#standing", "#clock", "#settings", "#discard", "#log"].map((s) => document.querySelector(s))
+    .filter((e) => e && e.getClientRects().length).map((e) => e.getBoundingClientRect())
+    .sort((a, b) => a.top - b.top);
+  const out = [];
+  for (let i = 1; i < boxes.length; i++) {
+    const gap = Math.round(boxes[i].top - boxes[i - 1].bottom);
+    if (gap > 24) out.push(gap);
+  }
+  return out;
+}
+"""
+
+
 def test_carta_play_is_one_screen_at_1280x800(server: ServerProcess, browser: Any) -> None:
     rec = start(server.base, load("carta-draft-4p"))
     at = rec.record["positions"]["play"]
@@ -106,9 +236,22 @@ def test_carta_play_is_one_screen_at_1280x800(server: ServerProcess, browser: An
     ] + [f"#players .player:nth-child({i + 1})" for i in range(int(rec.record["players"]))]
     assert page_scrolls(page) == []
     assert not_in_sight(page, regions) == []
+    # the status and who leads are as tall as what they hold (no row stretches them)
+    assert page.evaluate(EMPTY_UNDER_JS, "#status") <= 16
+    # the side column (who leads, the clock, the discard pile, the log) has no gap
+    assert page.evaluate(SIDE_GAPS_JS) == []
     assert layout_problems(page) == []
     assert page.errors == []
     page.context.close()
+
+
+#: the phone's regions: which are shown (displayed), by tab panel id
+SHOWN_JS = r"""
+() => Object.fromEntries(["mine", "players", "col-side"].map((id) => {
+  const el = document.getElementById(id);
+  return [id, !!el && el.getClientRects().length > 0];
+}))
+"""
 
 
 def test_civ4_phone_action_bar_is_fixed_at_the_bottom(server: ServerProcess, browser: Any) -> None:
@@ -124,21 +267,72 @@ def test_civ4_phone_action_bar_is_fixed_at_the_bottom(server: ServerProcess, bro
     )
     assert bar == ["fixed", 844, 390]
     assert not_in_sight(page, ['#actions button[data-key="end"]']) == []
-    # a tab brings its region into sight; the address keeps the seat
-    assert not_in_sight(page, ['[data-testid="tabs"] a[href="#mine"]']) == []
-    page.click('[data-testid="tabs"] a[href="#mine"]')
-    page.wait_for_function(
-        "() => document.querySelector('#mine').getBoundingClientRect().top < 120"
+    # the payment open: the bar at most about 45% of the screen, its primary button wholly in
+    # sight with its content scrolled to the top
+    page.locator('#mine button[data-key^="buy-plot-"]').first.click()
+    page.wait_for_selector('#actions button[data-key="go-pay"]')
+    page.evaluate(
+        "document.querySelectorAll('#actions, #actions *').forEach((e) => { e.scrollTop = 0; })"
     )
-    assert "seat=" in page.evaluate("location.hash")
-    # the end of the page (the log) is not under the bar
+    height = page.evaluate("document.querySelector('#actions').getBoundingClientRect().height")
+    assert height <= 0.46 * 844
+    assert not_wholly_in_sight(page, ['#actions button[data-key="go-pay"]']) == []
+    # the end of the page is not under the bar
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     last = page.evaluate(
-        "document.querySelector('.side').getBoundingClientRect().bottom"
+        "document.querySelector('#mine').getBoundingClientRect().bottom"
         " <= document.querySelector('#actions').getBoundingClientRect().top + 1"
     )
     assert last
     assert layout_problems(page) == []
+    assert page.errors == []
+    page.context.close()
+
+
+def test_phone_regions_are_tabs(server: ServerProcess, browser: Any) -> None:
+    """On a phone the regions are WAI-ARIA tabs: one panel shown at a time, a click or the
+    arrow keys select another; the address keeps the seat."""
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["defend"]
+    rec.advance(int(at["moves"]))
+    seat = int(at["seat"])
+    page = open_at(browser, rec, seat, int(at["moves"]), (390, 844))
+    tabs = page.locator('[role="tablist"] [role="tab"]')
+    assert tabs.count() == 3
+    assert page.locator('[role="tab"][aria-selected="true"]').count() == 1
+    assert page.evaluate(SHOWN_JS) == {"mine": True, "players": False, "col-side": False}
+    assert page.get_attribute("#mine", "role") == "tabpanel"
+    assert page.get_attribute("#mine", "aria-labelledby") == "tab-mine"
+    page.click("#tab-players")
+    assert page.evaluate(SHOWN_JS) == {"mine": False, "players": True, "col-side": False}
+    assert page.get_attribute("#tab-players", "aria-selected") == "true"
+    assert page.get_attribute("#tab-mine", "aria-selected") == "false"
+    assert page.get_attribute("#tab-mine", "tabindex") == "-1"
+    assert not_in_sight(page, [f'[data-testid="plot-{seat}-1"]']) == []
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-side"
+    assert page.evaluate(SHOWN_JS) == {"mine": False, "players": False, "col-side": True}
+    assert not_in_sight(page, ['[data-testid="log"]']) == []
+    page.keyboard.press("ArrowRight")  # round to the first
+    assert page.evaluate("document.activeElement.id") == "tab-mine"
+    page.keyboard.press("End")
+    assert page.get_attribute("#tab-side", "aria-selected") == "true"
+    page.keyboard.press("Home")
+    assert page.evaluate(SHOWN_JS) == {"mine": True, "players": False, "col-side": False}
+    assert "seat=" in page.evaluate("location.hash")
+    # the defence's choice is not wider than the screen, the bar's button in sight
+    assert (
+        not_wholly_in_sight(page, ["#actions select[data-defend]", "#actions button[data-go]"])
+        == []
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert layout_problems(page) == []
+    # at a desktop's size there are no tabs, every region shown
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.wait_for_function("() => document.querySelector('[role=\"tablist\"]').hidden")
+    assert page.evaluate(SHOWN_JS) == {"mine": True, "players": True, "col-side": True}
+    assert page.get_attribute("#mine", "role") is None
+    assert page.errors == []
     page.context.close()
 
 

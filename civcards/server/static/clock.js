@@ -83,8 +83,13 @@ export function renderClock(table, token) {
     box.id = "clock";
     box.className = "panel clock";
     box.dataset.testid = "clock";
+    // in the side column (table.html), under who leads; else under the status
+    const side = document.getElementById("col-side");
+    const lead = document.getElementById("standing");
     const status = document.getElementById("status");
-    if (status) status.after(box); else document.getElementById("table").prepend(box);
+    if (lead && lead.parentElement === side) lead.after(box);
+    else if (side) side.prepend(box);
+    else if (status) status.after(box); else document.getElementById("table").prepend(box);
   }
   if (!c) { box.hidden = true; return; }
   box.setAttribute("aria-label", t("web.clock_title"));

@@ -254,8 +254,9 @@ export function renderStanding(view, name) {
     sec.id = "standing";
     sec.className = "panel standing";
     sec.dataset.testid = "standing";
-    const status = document.getElementById("status");
-    status.after(sec);
+    // at the top of the side column (table.html), else under the status
+    const side = document.getElementById("col-side");
+    if (side) side.prepend(sec); else document.getElementById("status").after(sec);
   }
   const open = sec.querySelector("details") ? sec.querySelector("details").open : true;
   sec.hidden = false;

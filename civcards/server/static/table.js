@@ -220,7 +220,9 @@ function onView(v) {
   root.dataset.moves = String(v.move_number);
   root.dataset.toMove = String(v.game.to_move);
   root.dataset.status = v.game.status;
+  const wasPlaying = root.classList.contains("playing");
   root.classList.toggle("playing", v.game.status !== "finished" && !v.result); // one screen (app.css)
+  if (wasPlaying !== root.classList.contains("playing")) setupTabs();
   game.onView(table, changed);
   render();
   mountSettings(document.querySelector("#table .side"), rulesHref(v.game));
@@ -485,15 +487,56 @@ onLang((code) => {
   if (view) render();
 });
 onGuide(() => { if (view) render(); });
-// a phone's tabs (table.html): each scrolls to its region (the address keeps its #seat=)
-for (const a of document.querySelectorAll(".tabs a")) {
-  a.addEventListener("click", (e) => {
+// -- a phone's tabs (table.html, app.css): during play one region at a time (the hand with the
+// markets or tracks, the boards, who leads with the log), the status above and the action bar
+// fixed under them; WAI-ARIA tabs (the arrows, Home and End move between them and select). Only
+// where the tabs are shown are the regions tab panels. --
+const tabList = document.querySelector(".tabs");
+const tabs = tabList ? [...tabList.querySelectorAll('[role="tab"]')] : [];
+const phone = matchMedia("(max-width: 600px)");
+let tabNow = "mine";
+
+function selectTab(which, focus) {
+  tabNow = which;
+  for (const b of tabs) {
+    const on = b.dataset.tab === which;
+    b.setAttribute("aria-selected", String(on));
+    b.tabIndex = on ? 0 : -1;
+    if (on && focus) b.focus();
+  }
+  root.dataset.tab = which;
+}
+
+function setupTabs() {
+  if (!tabList) return;
+  const on = phone.matches && root.classList.contains("playing");
+  tabList.hidden = !on;
+  for (const b of tabs) {
+    const panel = document.getElementById(b.getAttribute("aria-controls"));
+    if (!panel) continue;
+    if (on) {
+      panel.setAttribute("role", "tabpanel");
+      panel.setAttribute("aria-labelledby", b.id);
+    } else {
+      panel.removeAttribute("role");
+      panel.removeAttribute("aria-labelledby");
+    }
+  }
+  if (on) selectTab(tabNow, false);
+  else delete root.dataset.tab;
+}
+
+for (const b of tabs) b.addEventListener("click", () => selectTab(b.dataset.tab, true));
+if (tabList) {
+  tabList.addEventListener("keydown", (e) => {
+    const i = tabs.findIndex((b) => b.dataset.tab === tabNow);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (next === undefined) return;
     e.preventDefault();
-    const el = document.querySelector(a.getAttribute("href"));
-    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
-    if (el) el.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
+    selectTab(tabs[(next + tabs.length) % tabs.length].dataset.tab, true);
   });
 }
+phone.addEventListener("change", setupTabs);
 // a phone's action bar is fixed at the bottom (app.css): the page keeps room for it
 new ResizeObserver(() => {
   const bar = $("actions");

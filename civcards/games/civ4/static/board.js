@@ -15,7 +15,8 @@ export function renderStatus() {
     if (!s) return "";
     const label = t(`ccg.web.highest_${k}`);
     const who = s.holder === null ? t("ccg.nobody") : name(s.holder);
-    return `<li data-testid="status-${k}" data-tip="${esc(s.effect)}"><strong>★ ${esc(label)}: ${esc(who)}</strong> — ${esc(s.why)}. <span class="muted">${esc(s.effect)}.</span></li>`;
+    // one line where room is short (civ4.css hides .why there): the why and the effect in its tip
+    return `<li data-testid="status-${k}" data-tip="${esc(`${s.why}. ${s.effect}`)}"><strong>★ ${esc(label)}: ${esc(who)}</strong><span class="why"> — ${esc(s.why)}. <span class="muted">${esc(s.effect)}.</span></span></li>`;
   }).join("");
   // each variant by its words (the lobby's), else its name; a value (a card set) as it is
   const optWords = (o) => { const k = `ccg.web.opt.${o.name}`; return t(k) === k ? o.name : t(k); };
