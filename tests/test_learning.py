@@ -137,22 +137,19 @@ def test_shared_priors() -> None:
     assert shared_priors({}, []) == []
 
 
-@pytest.mark.parametrize("name", LEARNABLE)
-@pytest.mark.parametrize("spec", ["net", "ismcts+net:4it"])
-def test_net_bots_play_conformant_whole_games(name: str, spec: str, tmp_path: Path) -> None:
-    """The bots play a whole 2-player game of every learnable game (against ``greedy``)
-    under the conformance suite's checks (tests/test_conformance.py) on their moves: each
-    is one of the legal moves and its text round-trips; the game ends with a result whose
-    winners are seats; the record replays to the live game."""
+def _play_conformant_game(name: str, spec: str) -> None:
+    """``spec`` plays a whole 2-player game against ``greedy`` under the conformance
+    suite's checks (tests/test_conformance.py) on its moves: each is one of the legal
+    moves and its text round-trips; the game ends with a result whose winners are seats;
+    the record replays to the live game."""
     import json
 
     from civcards.bots.base import bot_choice
     from civcards.game_api import game_for_record
 
     game = get_game(name)
-    path = small_net(name, tmp_path / "n.npz")
     state = game.new_state(2, game.check_options(2, default_options(game, 2)), 11)
-    bots = [make_bot(game, f"{spec}:{path}", seed=1), make_bot(game, "greedy", seed=2)]
+    bots = [make_bot(game, spec, seed=1), make_bot(game, "greedy", seed=2)]
     mine = 0
     while state.to_move is not None:
         seat = state.to_move
@@ -170,6 +167,96 @@ def test_net_bots_play_conformant_whole_games(name: str, spec: str, tmp_path: Pa
     assert game_for_record(record) is game
     again = game.from_record(record)
     assert game.position_json(again, legal=True) == game.position_json(state, legal=True)
+
+
+@pytest.mark.parametrize("name", LEARNABLE)
+@pytest.mark.parametrize("spec", ["net", "ismcts+net:4it"])
+def test_net_bots_play_conformant_whole_games(name: str, spec: str, tmp_path: Path) -> None:
+    """The bots, with a small network of random weights, play whole games of every
+    learnable game under the conformance checks (:func:`_play_conformant_game`)."""
+    _play_conformant_game(name, f"{spec}:{small_net(name, tmp_path / 'n.npz')}")
+
+
+@pytest.mark.parametrize("name", ["carta"])
+@pytest.mark.parametrize("spec", ["net", "ismcts+net:4it"])
+def test_shipped_networks_are_listed_and_play_conformant_whole_games(name: str, spec: str) -> None:
+    """Both games ship a network (issue 37: ``net`` and ``ismcts+net`` for both games):
+    the bots are listed and play whole games with it under the conformance checks."""
+    from civcards.bots import bot_names
+    from civcards.bots.netsearch import has_network
+
+    game = get_game(name)
+    assert has_network(game)
+    assert {"net", "ismcts+net"} <= set(bot_names(game))
+    _play_conformant_game(name, spec)
+
+
+def test_examples_keep_observations_sparse_and_read_the_first_files(tmp_path: Path) -> None:
+    """The buffers keep observations as sparse rows (a fraction of the dense size), rows
+    taken, cut and joined as the dense ones would be; a file of the first format (dense
+    float16 ``obs``) reads the same."""
+    from civcards.learn.loop import load_examples, save_examples
+    from civcards.learn.selfplay import TARGET_WIDTH, Examples, SparseObs
+
+    rng = np.random.default_rng(4)
+    dense = ((rng.random((500, 300)) < 0.05) * rng.integers(1, 40, (500, 300))).astype(np.float16)
+    obs = SparseObs.from_dense(dense, chunk=64)
+    assert obs.shape == dense.shape and obs.nbytes < dense.nbytes / 5
+    assert (obs.dense(dtype=np.float16) == dense).all()
+    rows = rng.integers(0, 500, 77)
+    assert (obs.take(rows).dense() == dense[rows]).all()
+    assert (obs.dense(rows) == dense[rows]).all()
+    assert (obs.tail(30).dense() == dense[-30:]).all()
+    joined = SparseObs.concat([obs.take(np.arange(5)), SparseObs.empty(300), obs.tail(4)], 300)
+    assert (joined.dense() == np.concatenate([dense[:5], dense[-4:]])).all()
+    acts = rng.integers(0, 50, (500, TARGET_WIDTH)).astype(np.int32)
+    shares = rng.random((500, TARGET_WIDTH)).astype(np.float32)
+    outs = rng.random(500).astype(np.float32)
+    save_examples(tmp_path / "new.npz", Examples(obs, acts, shares, outs))
+    with open(tmp_path / "old.npz", "wb") as f:
+        np.savez(f, obs=dense, actions=acts, shares=shares, outcomes=outs)
+    assert (tmp_path / "new.npz").stat().st_size < (tmp_path / "old.npz").stat().st_size / 3
+    for name in ("new.npz", "old.npz"):
+        back = load_examples(tmp_path / name, 300)
+        assert (back.obs.dense(dtype=np.float16) == dense).all()
+        assert (back.actions == acts).all() and (back.shares == shares).all()
+        assert (back.outcomes == outs).all()
+    assert len(load_examples(tmp_path / "missing.npz", 300)) == 0
+
+
+def test_warm_start_holds_out_games_and_stops_early(tmp_path: Path) -> None:
+    """``validation`` holds out a share of the warm start's games (whole games, spread
+    evenly): the curve gives their loss after every epoch and the network is the best
+    epoch's; once generation 0 is done the setting no longer blocks a resume."""
+    pytest.importorskip("torch", reason="PyTorch is the train extra, not installed")
+    from civcards.learn.loop import TrainConfig, held_out, run_training
+
+    assert [i for i in range(30) if held_out(i, 0.1)] == [9, 19, 29]
+    assert not any(held_out(i, 0.0) for i in range(30))
+    game = get_game("carta")
+    small: dict[str, Any] = dict(
+        seed=3, warm_games=4, games=1, iterations=2, epochs=1, hidden=8, trunk=8, expert=""
+    )
+    lines: list[str] = []
+    cfg = TrainConfig(
+        "carta", **small, warm_epochs=6, validation=0.5, gauntlet=0, gauntlet_search=0, lr=0.05
+    )
+    state = run_training(game, cfg, tmp_path / "r", 1, log=lines.append)
+    g0 = state["curve"][0]
+    assert g0["validation_examples"] > 0 and g0["examples"] > 0
+    losses = g0["losses"]
+    history = losses["epochs"]
+    assert 1 <= len(history) <= 6 and [h["epoch"] for h in history] == list(
+        range(1, len(history) + 1)
+    )
+    best = min(history, key=lambda h: h["valid_policy"] + h["valid_value"])
+    assert losses["epoch"] == best["epoch"]
+    assert any("validation" in line for line in lines)
+    # a finished generation 0 resumes whatever --validation says now
+    again = TrainConfig(
+        "carta", **small, warm_epochs=6, validation=0.0, gauntlet=0, gauntlet_search=0, lr=0.05
+    )
+    assert run_training(game, again, tmp_path / "r", 1)["generation"] == 0
 
 
 def test_net_plays_three_players_and_samples(tmp_path: Path) -> None:
