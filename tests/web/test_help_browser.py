@@ -195,8 +195,11 @@ def test_tips_on_hover_and_long_press(server: ServerProcess, browser: Any) -> No
         assert "Play " in page.inner_text("#tip")
         page.wait_for_timeout(500)
         assert moves(page) == before  # the long press showed the tip, it played nothing
-        # the table with its guide, panel of who leads and settings fits the phone
+        # the table with its guide, panel of who leads (in the moves' tab) and settings fits
+        # the phone
         assert page.locator('[data-testid="guide"]').count() == 1
+        page.wait_for_timeout(300)  # past the clicks a long press ends with (help.js: 700 ms)
+        page.click("#tab-side")
         assert page.locator('[data-testid="standing"]').is_visible()
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     finally:
