@@ -5,7 +5,7 @@ The states are recorded positions (tests/web/positions.py): the layout guard's g
 tests/data/layout/, reached through the server's API, and for civ4's end a game of the
 greedy bot against itself (its moves derived from its seed, as the layout games are). Each
 is opened in a page of its own at its size, in English, in UTC, with reduced motion, no
-animations, no caret and the clocks hidden (:data:`STYLE`, injected only here).
+animations, no caret and the clocks' times hidden (:data:`STYLE`, injected only here).
 
 * ``scripts/screenshots.py --baselines`` writes the baselines (tests/data/screenshots/, at
   half size: :func:`encode_png`), ``--docs`` the pictures of docs/web.md and the README
@@ -56,7 +56,7 @@ STYLE = """
   transition: none !important; animation: none !important;
   caret-color: transparent !important; scroll-behavior: auto !important;
 }
-#tip, [data-testid="clock"], [data-testid="vote-wait"] { visibility: hidden !important; }
+#tip, [data-testid="clock"] time, [data-testid="vote-wait"] { visibility: hidden !important; }
 """
 
 #: the comparison (:func:`compare`), at the baselines' scale: a pixel's difference is the
