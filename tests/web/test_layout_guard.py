@@ -52,6 +52,36 @@ FRAMES_JS = """(() => {
 })();"""
 
 
+#: selects the tab (a phone's, table.html) whose panel holds the first element matching a
+#: selector, where it is not selected
+OPEN_TAB_JS = r"""
+(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return;
+  const tab = [...document.querySelectorAll('.tabs:not([hidden]) [role="tab"]')].find((b) => {
+    const panel = document.getElementById(b.getAttribute("aria-controls"));
+    return panel && panel.contains(el);
+  });
+  if (tab && tab.getAttribute("aria-selected") !== "true") tab.click();
+}
+"""
+
+
+class Thumb:
+    """A phone's page as its player uses it: the regions are tabs (one shown at a time), so a
+    control is looked for in the tab that holds it, opened first."""
+
+    def __init__(self, page: Page) -> None:
+        self._page = page
+
+    def locator(self, selector: str) -> Any:
+        self._page.evaluate(OPEN_TAB_JS, selector)
+        return self._page.locator(selector)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._page, name)
+
+
 class Guard:
     """The problems found so far, each with where it was seen (a screenshot of each place)."""
 
@@ -319,6 +349,7 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
             11,
         )
         page, errors = civ4_ui.open_seat(ctx, server, g, 0)
+        thumb = Thumb(page)
         reconstructed = page.inner_text('[data-testid="reconstructed"]')
         assert t("de", "ccg.reconstructed")[:20] in reconstructed, reconstructed
         rng = random.Random(4)
@@ -335,16 +366,16 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
             if (
                 civ4_ui.step(page) == "purchase"
                 and "plot" not in tried
-                and civ4_ui.present(page, '#mine button[data-key^="buy-plot-"]')
+                and civ4_ui.present(thumb, '#mine button[data-key^="buy-plot-"]')
             ):
                 opener, control = CIV4_PANELS["purchase-plot"]
                 top = page_top(page, opener)
-                page.locator(opener).first.click()
+                thumb.locator(opener).first.click()
                 page.wait_for_selector(control)
                 guard.check(page, f"{where}-pay")
                 guard.near(page, f"{where}-pay", control, top)
                 paid += 1
-            what = civ4_ui.act(page, rng, tried)
+            what = civ4_ui.act(thumb, rng, tried)
             done[what] = done.get(what, 0) + 1
             if sum(done.values()) == 41:
                 civ4_ui.shot(page, "midgame")
