@@ -259,6 +259,33 @@ def test_warm_start_holds_out_games_and_stops_early(tmp_path: Path) -> None:
     assert run_training(game, again, tmp_path / "r", 1)["generation"] == 0
 
 
+def test_net_leaves_the_moves_of_its_action_to_the_kit(tmp_path: Path) -> None:
+    """Where several moves begin with the action ``net`` chose (civ4's discards and
+    collections: one action ``discard``, many card sets), they share its prior and the
+    kit's own choice (civ4: greedy's) is played, not the first of them."""
+    from civcards.bots.base import bot_choice
+    from civcards.bots.policy_net import action_for_text, action_names
+
+    game = get_game("civ4")
+    enc = game.encoding()
+    assert enc is not None
+    net = make_bot(game, f"net:{small_net('civ4', tmp_path / 'n.npz')}", seed=1)
+    greedy = make_bot(game, "greedy", seed=1)
+    state = game.new_state(2, game.check_options(2, default_options(game, 2)), 5)
+    checked = 0
+    while state.to_move is not None and checked < 6:
+        pick = bot_choice(greedy, game, state)
+        choices = game.choices(state)
+        table = enc.table(state)
+        names = action_names(table, table.legal_actions())
+        acts = {action_for_text(names, c.text) for c in choices}
+        if len(choices) > 2 and len(acts) == 1 and None not in acts:
+            assert bot_choice(net, game, state).text == pick.text
+            checked += 1
+        game.apply_choice(state, pick)
+    assert checked >= 3
+
+
 def test_net_plays_three_players_and_samples(tmp_path: Path) -> None:
     path = small_net("carta", tmp_path / "n.npz")
     r = play_seated(get_game("carta"), [f"net:{path}", f"net:sample:{path}", "greedy"], 4)

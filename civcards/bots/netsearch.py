@@ -261,7 +261,8 @@ class NetSearchBot(Bot):
         return out
 
     def _choose_alone(self, decision: Decision, g: Any) -> Choice:
-        """``net``: one forward pass; each choice's prior is its first action's probability."""
+        """``net``: one forward pass; each choice's prior is its first action's probability;
+        among the choices that begin with the chosen action, the kit's choice."""
         table = self.enc.table(g)
         legal = table.legal_actions()
         x = table.encode(decision.seat)
@@ -273,8 +274,19 @@ class NetSearchBot(Bot):
         self.last_obs = x
         self.last_target = {a: p for a, p in zip(legal, probs.tolist(), strict=True)}
         if self.sample:
-            return self.rng.choices(choices, priors)[0]
-        return choices[max(range(len(choices)), key=priors.__getitem__)]
+            best = self.rng.choices(range(len(choices)), priors)[0]
+        else:
+            best = max(range(len(choices)), key=priors.__getitem__)
+        if acts[best] is not None:
+            # the choices that begin with the chosen action share its prior (civ4's
+            # discards, collections, payments): the kit's own choice among them, as below
+            # a step
+            tied = {c.text for c, a in zip(choices, acts, strict=True) if a == acts[best]}
+            if len(tied) > 1:
+                pick = self.kit.fallback(decision, self._seed)
+                if pick.text in tied:
+                    return pick
+        return choices[best]
 
     def _pick(self, root: _Node, edges: list[Edge], g0: Any) -> Hashable:
         prior = root.prior

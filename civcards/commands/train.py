@@ -57,6 +57,8 @@ def run_train(
         problems.append("--expert-target must be move or visits")
     if float(settings["warm_mix"]) < 0:
         problems.append("--warm-mix must be 0 or more")
+    if not float(settings["value_weight"]) > 0:
+        problems.append("--value-weight must be more than 0")
     if not 0 <= float(settings["validation"]) < 1:
         problems.append("--validation must be from 0 to less than 1")
     if not float(settings["lr"]) > 0:
@@ -232,6 +234,12 @@ def register(app: typer.Typer) -> None:
                 "epoch, and early stopping on it (0: none).",
             ),
         ] = 0.1,
+        value_weight: Annotated[
+            float,
+            typer.Option(
+                "--value-weight", help="The value loss's weight beside the policy loss's."
+            ),
+        ] = 1.0,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         ray: Annotated[
             str | None,
@@ -266,6 +274,7 @@ def register(app: typer.Typer) -> None:
             "lr": lr,
             "init": init,
             "validation": validation,
+            "value_weight": value_weight,
         }
         raise typer.Exit(
             run_train(game_name, out, generations, settings, jobs, ray, as_json, not no_progress)

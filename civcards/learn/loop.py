@@ -84,6 +84,9 @@ class TrainConfig:
     #: the share of the warm start's games held out: their loss after every epoch,
     #: early stopping on it (0: none, all games trained on)
     validation: float = 0.1
+    #: the value loss's weight beside the policy's (civ4: 0.1, below 1 the value
+    #: over-fits the few outcomes of the warm start's games at once)
+    value_weight: float = 1.0
 
 
 #: the settings of a run.json written before a setting existed (they resume unchanged)
@@ -94,6 +97,7 @@ LEGACY: dict[str, Any] = {
     "lr": 1e-3,
     "init": "",
     "validation": 0.0,
+    "value_weight": 1.0,
 }
 
 
@@ -410,6 +414,7 @@ def run_training(
             epochs=epochs,
             seed=cfg.seed * 1000 + gen,
             lr=cfg.lr,
+            value_weight=cfg.value_weight,
             on_batch=on_batch,
             valid=valid,
             on_epoch=on_epoch,
