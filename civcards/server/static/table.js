@@ -364,6 +364,7 @@ function render() {
   renderResult();
   renderLog();
   renderStanding(view, name);
+  syncTabs();
   guideTable(table, game);
   refreshTip();
   root.dataset.renderMs = (performance.now() - t0).toFixed(2); // scripts/render_time.py reads it
@@ -522,18 +523,30 @@ function setupTabs() {
       panel.removeAttribute("aria-labelledby");
     }
   }
-  if (on) selectTab(tabNow, false);
+  if (on) syncTabs();
   else delete root.dataset.tab;
+}
+
+/** A region the game hides (a spectator's hand) has no tab; the one selected is shown. */
+function syncTabs() {
+  if (!tabList || tabList.hidden) return;
+  for (const b of tabs) {
+    const panel = document.getElementById(b.getAttribute("aria-controls"));
+    b.hidden = !panel || panel.hidden;
+  }
+  const shown = tabs.filter((b) => !b.hidden);
+  selectTab(shown.some((b) => b.dataset.tab === tabNow) || !shown.length ? tabNow : shown[0].dataset.tab, false);
 }
 
 for (const b of tabs) b.addEventListener("click", () => selectTab(b.dataset.tab, true));
 if (tabList) {
   tabList.addEventListener("keydown", (e) => {
-    const i = tabs.findIndex((b) => b.dataset.tab === tabNow);
-    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
-    if (next === undefined) return;
+    const shown = tabs.filter((b) => !b.hidden);
+    const i = shown.findIndex((b) => b.dataset.tab === tabNow);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: shown.length - 1 }[e.key];
+    if (next === undefined || !shown.length) return;
     e.preventDefault();
-    selectTab(tabs[(next + tabs.length) % tabs.length].dataset.tab, true);
+    selectTab(shown[(next + shown.length) % shown.length].dataset.tab, true);
   });
 }
 phone.addEventListener("change", setupTabs);
