@@ -199,6 +199,7 @@ def test_a_card_of_the_hand_is_played_by_a_click_on_its_face(
             page.context.close()
     # a domain's track shows the domain's face in its tip, above the tip's words
     other = (seat + 1) % 4
+    page.click("#tab-players")  # (on the phone the boards are a tab away)
     page.locator(f'[data-testid="cell-{other}-R"] .cell-head').hover()
     page.wait_for_selector("#tip .cface")
     assert page.get_attribute("#tip .cface", "data-face") == "R"
@@ -216,6 +217,7 @@ def test_a_card_of_the_hand_is_played_by_a_click_on_its_face(
         .endswith(t("en", "web.tip.card", domain="Religion", effects=words))
     )
     page.mouse.move(0, 0)
+    page.click("#tab-mine")
     card = page.locator("#mine button.playable").first
     letter = (card.get_attribute("data-move") or "").split()[1]
     before = count_in_area(page, seat, letter)
