@@ -231,8 +231,8 @@ export function payPanel(d) {
     <button type="button" data-paystep="${i}:1" data-key="pay-inc-${r}" aria-label="${esc(t("ccg.web.plus", { what: word }))}"${a[i] >= max ? " disabled" : ""}>+</button></span>`;
   });
   return `<h2>${esc(t("ccg.web.pay_title", { cost, plot: plot.name }))}</h2>
-    <div class="rows paybox" role="group" aria-label="${esc(t("ccg.web.pay_title", { cost, plot: plot.name }))}">${fields.join("")}</div>
-    <p data-testid="pay-sum" class="${ok ? "" : "warn"}">${esc(t("ccg.web.pay_sum", { sum, cost }))}</p>
+    <div class="rows paybox" role="group" aria-label="${esc(t("ccg.web.pay_title", { cost, plot: plot.name }))}">${fields.join("")}
+    <p data-testid="pay-sum" class="${ok ? "" : "warn"}">${esc(t("ccg.web.pay_sum", { sum, cost }))}</p></div>
     <div class="choices"><button type="button" class="primary" data-go="pay" data-key="go-pay"${ok ? "" : " disabled"}>${esc(t("ccg.web.pay"))}: ${resChips(a)}</button>
     <button type="button" data-go="pay-reset" data-key="pay-reset">${esc(t("ccg.web.proposed"))}</button>
     <button type="button" class="cancel" data-cancel="1" data-key="cancel">${esc(t("web.cancel"))}</button></div>`;
