@@ -319,6 +319,11 @@ def test_phone_regions_are_tabs(server: ServerProcess, browser: Any) -> None:
     assert page.get_attribute("#tab-side", "aria-selected") == "true"
     page.keyboard.press("Home")
     assert page.evaluate(SHOWN_JS) == {"mine": True, "players": False, "col-side": False}
+    # the skip link goes to the hand, its tab selected
+    page.click("#tab-side")
+    page.focus(".skip")
+    page.keyboard.press("Enter")
+    assert page.evaluate(SHOWN_JS) == {"mine": True, "players": False, "col-side": False}
     assert "seat=" in page.evaluate("location.hash")
     # the defence's choice is not wider than the screen, the bar's button in sight
     assert (

@@ -550,6 +550,15 @@ if (tabList) {
   });
 }
 phone.addEventListener("change", setupTabs);
+// the skip link (table.html) goes to the hand (on a phone, its tab); the address keeps its #seat=
+const skip = document.querySelector('.skip[href="#mine"]');
+if (skip) {
+  skip.addEventListener("click", (e) => {
+    e.preventDefault();
+    if (tabList && !tabList.hidden) selectTab("mine", false);
+    $("mine").focus();
+  });
+}
 // a phone's action bar is fixed at the bottom (app.css): the page keeps room for it
 new ResizeObserver(() => {
   const bar = $("actions");
