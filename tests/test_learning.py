@@ -177,7 +177,7 @@ def test_net_bots_play_conformant_whole_games(name: str, spec: str, tmp_path: Pa
     _play_conformant_game(name, f"{spec}:{small_net(name, tmp_path / 'n.npz')}")
 
 
-@pytest.mark.parametrize("name", ["carta"])
+@pytest.mark.parametrize("name", ["carta", "civ4"])
 @pytest.mark.parametrize("spec", ["net", "ismcts+net:4it"])
 def test_shipped_networks_are_listed_and_play_conformant_whole_games(name: str, spec: str) -> None:
     """Both games ship a network (issue 37: ``net`` and ``ismcts+net`` for both games):
