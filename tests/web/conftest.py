@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
+from . import net
+
 pytest.importorskip("fastapi")
 
 from civcards.loadtest import free_port, wait_serving
@@ -133,7 +135,7 @@ class ServerProcess:
     def create(self, *, claim: bool = True, **body: Any) -> dict[str, Any]:
         """Create a game; with ``claim`` (default) each human seat's invitation is claimed
         and its ``token`` is then the seat's own token (the invitation in ``invitation``)."""
-        r = httpx.post(self.base + "/api/games", json=body, timeout=20)
+        r = net.post(self.base + "/api/games", json=body, timeout=20)
         assert r.status_code == 201, r.text
         out: dict[str, Any] = r.json()
         return claim_all(self.base, out) if claim else out
@@ -141,7 +143,7 @@ class ServerProcess:
 
 def claim_seat(base: str, gid: str, invitation: str) -> str:
     """Claim the seat of an invitation: the seat's own token."""
-    r = httpx.post(f"{base}/api/games/{gid}/claim", headers={"X-Seat-Token": invitation})
+    r = net.post(f"{base}/api/games/{gid}/claim", headers={"X-Seat-Token": invitation})
     assert r.status_code == 200, r.text
     return str(r.json()["token"])
 

@@ -22,6 +22,8 @@ import httpx
 
 from civcards.game_api import Choice, Game, get_game
 
+from . import net
+
 DATA = Path(__file__).resolve().parents[1] / "data" / "layout"
 #: the seats' names: long ones among them, as players choose
 NAMES = ["Ana", "Bartholomäus", "Chloé", "Dagoberto"]
@@ -197,7 +199,7 @@ def start(base: str, record: dict[str, Any]) -> Recorded:
     """Create the record's game on the server at ``base`` (its seed; every seat a human,
     claimed and joined)."""
     players = int(record["players"])
-    r = httpx.post(
+    r = net.post(
         f"{base}/api/games",
         json={
             "game": record["game"],
@@ -212,7 +214,7 @@ def start(base: str, record: dict[str, Any]) -> Recorded:
     g = r.json()
     tokens = []
     for s in g["seats"]:  # every seat claimed and taken (no "join" panel at the stops)
-        r = httpx.post(
+        r = net.post(
             f"{base}/api/games/{g['id']}/join", headers={"X-Seat-Token": s["token"]}, json={}
         )
         assert r.status_code == 200, r.text

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess
 from .test_accounts import TOY, csrf, fresh_name, play_out, ratings, register, two_seat_game
 
@@ -70,7 +71,7 @@ def test_resigning_a_rated_game_is_a_loss_even_when_the_bot_wins_it(
     b = register(server, fresh_name("Stays"))
     gid, tokens = two_seat_game(server, a, b, rated=True, seed=SEAT_0_WINS)
     first_choices(server, gid, tokens, 4)
-    r = httpx.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[0]})
+    r = net.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[0]})
     assert r.status_code == 200, r.text
     assert r.json()["takeovers"][0]["reason"] == "resigned"
     # the game they left, from the account's history: viewed as a spectator of the seat
@@ -78,7 +79,7 @@ def test_resigning_a_rated_game_is_a_loss_even_when_the_bot_wins_it(
     r = a.post(f"/api/account/games/{gid}/seat", headers={"X-CSRF-Token": csrf(a)})
     assert r.status_code == 200, r.text
     assert r.json()["seat"] == 0
-    seen = httpx.get(f"{server.base}/api/games/{gid}/state", headers={H: r.json()["token"]})
+    seen = net.get(f"{server.base}/api/games/{gid}/state", headers={H: r.json()["token"]})
     assert seen.status_code == 200, seen.text
     assert seen.json()["taken_over_seat"] == 0 and seen.json()["options"] == []
     final = play_out(server, gid, tokens, only=1)
@@ -99,9 +100,9 @@ def test_resigning_a_rated_game_is_a_loss_even_when_the_bot_wins_it(
     r = a.post(f"/api/account/games/{gid}/seat", headers={"X-CSRF-Token": csrf(a)})
     assert r.status_code == 200, r.text
     token = r.json()["token"]
-    v = httpx.get(f"{server.base}/api/games/{gid}/state", headers={H: token}).json()
+    v = net.get(f"{server.base}/api/games/{gid}/state", headers={H: token}).json()
     assert v["game"]["status"] == "finished" and v["options"] == []
-    moved = httpx.post(
+    moved = net.post(
         f"{server.base}/api/games/{gid}/moves",
         headers={H: token},
         json={"move": "play 1", "expected": v["move_number"]},
@@ -135,7 +136,7 @@ def test_the_rematch_of_a_rated_game_is_rated(server: ServerProcess) -> None:
     d = register(server, fresh_name("Anon"))
     gid2, tokens2 = two_seat_game(server, c, d, rated=True, seed=SEAT_0_WINS)
     play_out(server, gid2, tokens2)
-    r = httpx.post(f"{server.base}/api/games/{gid2}/rematch", headers={H: tokens2[0]})
+    r = net.post(f"{server.base}/api/games/{gid2}/rematch", headers={H: tokens2[0]})
     assert r.status_code in (401, 403), r.text
     assert "log in" in r.json()["detail"]
     for x in (a, b, c, d):

@@ -19,7 +19,7 @@ import pytest
 
 from tests import toygame
 
-from . import test_postgres
+from . import net, test_postgres
 from .conftest import ROOT, ServerProcess
 
 argon2 = pytest.importorskip("argon2")
@@ -368,7 +368,7 @@ def test_the_history_after_a_game_and_the_seat_from_another_browser(
     a = register(server, an, "ana's password")
     b = register(server, bo, "bo's password")
     gid, tokens = two_seat_game(server, a, b, rated=False)
-    game = httpx.get(f"{server.base}/api/games/{gid}").json()
+    game = net.get(f"{server.base}/api/games/{gid}").json()
     assert [s["name"] for s in game["seats"]] == [an, bo]  # the accounts' names by default
     # from a second browser: log in, find the game, get the seat's token (the same one:
     # the first browser goes on playing)
@@ -407,13 +407,13 @@ def test_a_revoked_seat_token_is_replaced_when_the_account_asks_for_it(
     b = register(server, fresh_name("Rev"))
     gid, tokens = two_seat_game(server, a, b, rated=False)
     # revoked anonymously (another browser, not logged in): the kept token is dead
-    r = httpx.post(f"{server.base}/api/games/{gid}/revoke", headers={"X-Seat-Token": tokens[0]})
+    r = net.post(f"{server.base}/api/games/{gid}/revoke", headers={"X-Seat-Token": tokens[0]})
     assert r.status_code == 200
     r = a.post(f"/api/account/games/{gid}/seat", headers={"X-CSRF-Token": csrf(a)})
     assert r.status_code == 200
     new = r.json()["token"]
     assert new != tokens[0]
-    state = httpx.get(f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": new})
+    state = net.get(f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": new})
     assert state.status_code == 200 and state.json()["seat"] == 0
     a.close()
     b.close()
@@ -442,9 +442,9 @@ def test_deleting_an_account_removes_its_personal_data_and_anonymises_its_games(
     r = a.post("/api/account/login", json={"name": gone, "password": "delete me please"})
     assert r.status_code == 401
     # the game stays, its seat anonymised (the reader's language names it: "Seat 1" …)
-    game = httpx.get(f"{server.base}/api/games/{gid}").json()
+    game = net.get(f"{server.base}/api/games/{gid}").json()
     assert [s["name"] for s in game["seats"]] == ["", stays]
-    record = httpx.get(f"{server.base}/api/games/{gid}/record")
+    record = net.get(f"{server.base}/api/games/{gid}/record")
     assert record.status_code == 200 and gone not in record.text
     assert [g["names"] for g in b.get("/api/account/games").json()] == [["", stays]]
     with db(server) as con:
@@ -468,14 +468,14 @@ def test_rated_games_have_only_account_seats(server: ServerProcess) -> None:
     body: dict[str, Any] = {"game": "toy", "players": 2, "rated": True}
     r = a.post("/api/games", json={**body, "seats": [{"kind": "human"}, {"kind": "bot"}]})
     assert r.status_code == 422 and r.json()["code"] == "rated_bots"
-    r = httpx.post(f"{server.base}/api/games", json={**body, "seats": [{"kind": "human"}] * 2})
+    r = net.post(f"{server.base}/api/games", json={**body, "seats": [{"kind": "human"}] * 2})
     assert r.status_code == 401 and r.json()["code"] == "login_needed"
     r = a.post("/api/games", json={**body, "seats": [{"kind": "human"}] * 2})
     assert r.status_code == 201
     created = r.json()
     gid, inv = created["id"], [s["token"] for s in created["seats"]]
     # an anonymous player cannot take a seat; the invitation stays good
-    r = httpx.post(f"{server.base}/api/games/{gid}/claim", headers={"X-Seat-Token": inv[1]})
+    r = net.post(f"{server.base}/api/games/{gid}/claim", headers={"X-Seat-Token": inv[1]})
     assert r.status_code == 403 and r.json()["code"] == "account_needed"
     assert a.post(f"/api/games/{gid}/claim", headers={"X-Seat-Token": inv[0]}).status_code == 200
     r = a.post(f"/api/games/{gid}/claim", headers={"X-Seat-Token": inv[1]})
@@ -553,7 +553,7 @@ def test_accounts_and_ratings_on_postgresql(pg_url: str, tmp_path: Path) -> None
             headers={"X-CSRF-Token": csrf(a)},
         )
         assert r.status_code == 200
-        game = httpx.get(f"{s.base}/api/games/{gid}").json()
+        game = net.get(f"{s.base}/api/games/{gid}").json()
         assert game["seats"][0]["name"] == "" and an not in str(game)
         a.close()
         b.close()
@@ -564,14 +564,14 @@ def test_accounts_and_ratings_on_postgresql(pg_url: str, tmp_path: Path) -> None
 def test_a_game_played_before_registering_joins_the_account_with_its_token(
     server: ServerProcess,
 ) -> None:
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={"game": "toy", "players": 2, "seats": [{"kind": "human"}] * 2, "seed": 5},
     )
     created = r.json()
     gid = created["id"]
     tokens = {
-        i: httpx.post(
+        i: net.post(
             f"{server.base}/api/games/{gid}/claim", headers={"X-Seat-Token": s["token"]}
         ).json()["token"]
         for i, s in enumerate(created["seats"])

@@ -16,6 +16,7 @@ import pytest
 from civcards import carta
 from civcards.game_api import get_game
 
+from . import net
 from .conftest import ServerProcess, texts
 
 H = "X-Seat-Token"
@@ -30,7 +31,7 @@ def two_humans(server: ServerProcess, seed: int = 7, **kw: Any) -> tuple[str, li
 
 def state(server: ServerProcess, gid: str, token: str | None = None) -> dict[str, Any]:
     headers = {H: token} if token else {}
-    r = httpx.get(f"{server.base}/api/games/{gid}/state", headers=headers, timeout=10)
+    r = net.get(f"{server.base}/api/games/{gid}/state", headers=headers, timeout=10)
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -44,7 +45,7 @@ def move(
     server: ServerProcess, gid: str, token: str | None, mv: Any, expected: Any
 ) -> httpx.Response:
     headers = {H: token} if token else {}
-    return httpx.post(
+    return net.post(
         f"{server.base}/api/games/{gid}/moves",
         json={"move": mv, "expected": expected},
         headers=headers,
@@ -67,9 +68,9 @@ def test_create_gives_tokens_only_to_human_seats(server: ServerProcess) -> None:
     assert g["seats"][0]["invite"].endswith("&token=" + g["seats"][0]["invitation"])
     assert g["seats"][1]["bot"] == "greedy"
     # the public facts never hold a token
-    info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+    info = net.get(f"{server.base}/api/games/{g['id']}").json()
     assert "token" not in json.dumps(info)
-    listed = httpx.get(f"{server.base}/api/games").json()
+    listed = net.get(f"{server.base}/api/games").json()
     assert any(x["id"] == g["id"] for x in listed)
     assert g["seats"][0]["token"] not in json.dumps(listed)
 
@@ -129,26 +130,26 @@ def test_refused_requests_change_nothing(server: ServerProcess) -> None:
         assert body["code"]
         assert "Traceback" not in r.text
     raw = [
-        httpx.post(
+        net.post(
             f"{server.base}/api/games/{gid}/moves",
             content=b"{not json",
             headers={H: tok, "content-type": "application/json"},
         ),
-        httpx.post(
+        net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": legal[0], "expected": n, "seat": 1},
             headers={H: tok},
         ),
-        httpx.post(f"{server.base}/api/games/{gid}/moves", json=[1, 2], headers={H: tok}),
-        httpx.post(f"{server.base}/api/games/{gid}/moves", headers={H: tok}),
+        net.post(f"{server.base}/api/games/{gid}/moves", json=[1, 2], headers={H: tok}),
+        net.post(f"{server.base}/api/games/{gid}/moves", headers={H: tok}),
     ]
     for r in raw:
         assert r.status_code == 422, r.text
         assert r.json()["code"] == "invalid_request"
     # the record is not given before the end (it holds the deck)
-    r = httpx.get(f"{server.base}/api/games/{gid}/record")
+    r = net.get(f"{server.base}/api/games/{gid}/record")
     assert r.status_code == 409 and "deck" in r.json()["detail"]
-    r = httpx.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
+    r = net.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
     assert r.status_code == 409
     assert snapshot(server, gid, tokens) == before
     assert state(server, other_gid, other_tokens[0])["move_number"] == 0
@@ -170,12 +171,12 @@ def test_bad_games_are_refused(server: ServerProcess) -> None:
         ({"players": 2, "seats": [{"kind": "human", "name": "n" * 41}] * 2}, "name"),
         ({"players": 2}, "seats"),
     ]
-    before = len(httpx.get(url).json())
+    before = len(net.get(url).json())
     for body, words in cases:
-        r = httpx.post(url, json=body)
+        r = net.post(url, json=body)
         assert r.status_code == 422, (body, r.text)
         assert words in r.json()["detail"].lower(), r.json()
-    assert len(httpx.get(url).json()) == before
+    assert len(net.get(url).json()) == before
 
 
 def test_a_move_is_applied_once(server: ServerProcess) -> None:
@@ -204,13 +205,13 @@ def test_non_canonical_notation_is_accepted(server: ServerProcess) -> None:
 
 def test_join_sets_the_name(server: ServerProcess) -> None:
     gid, tokens = two_humans(server)
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{gid}/join", json={"name": "Bea"}, headers={H: tokens[1]}
     )
     assert r.status_code == 200 and r.json()["seat"] == 1
-    seats = httpx.get(f"{server.base}/api/games/{gid}").json()["seats"]
+    seats = net.get(f"{server.base}/api/games/{gid}").json()["seats"]
     assert seats[1]["name"] == "Bea" and seats[1]["joined"]
-    r = httpx.post(f"{server.base}/api/games/{gid}/join", json={"name": "Bea"}, headers={H: "nope"})
+    r = net.post(f"{server.base}/api/games/{gid}/join", json={"name": "Bea"}, headers={H: "nope"})
     assert r.status_code == 403
 
 
@@ -221,7 +222,7 @@ def play_random(
     made = 0
     waited = 0
     while made < limit:
-        info = httpx.get(f"{server.base}/api/games/{gid}").json()
+        info = net.get(f"{server.base}/api/games/{gid}").json()
         if info["status"] == "finished":
             break
         tok = tokens[info["to_move"]]
@@ -249,7 +250,7 @@ def test_full_game_against_a_bot_then_record_and_rematch(server: ServerProcess) 
     assert final["game"]["status"] == "finished"
     obs = final["observation"]
     assert obs["finished"] and obs["winners"]
-    r = httpx.get(f"{server.base}/api/games/{gid}/record")
+    r = net.get(f"{server.base}/api/games/{gid}/record")
     assert r.status_code == 200
     assert "attachment" in r.headers["content-disposition"]
     rec = carta.parse_record(r.text)
@@ -259,14 +260,14 @@ def test_full_game_against_a_bot_then_record_and_rematch(server: ServerProcess) 
     assert rec.names == ["Ana", "greedy bot 2"]
     assert len(rec.moves) == final["move_number"]
     # rematch: the same seats, a fresh game; each seat gets its token once
-    r = httpx.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
+    r = net.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
     assert r.status_code == 200, r.text
     new = r.json()
     assert new["seat"] == 0
     assert state(server, gid)["game"]["rematch_id"] == new["id"]
     st = state(server, new["id"], new["token"])
     assert st["seat"] == 0 and st["game"]["seats"][1]["kind"] == "bot"
-    again = httpx.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
+    again = net.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tok})
     assert again.status_code == 409
 
 
@@ -275,7 +276,7 @@ def find_hidden_choice(
 ) -> tuple[str, dict[str, Any]] | None:
     """Play random final choices until a hidden step is offered; its seat's token and view."""
     for _ in range(600):
-        info = httpx.get(f"{server.base}/api/games/{gid}").json()
+        info = net.get(f"{server.base}/api/games/{gid}").json()
         if info["status"] == "finished":
             return None
         tok = tokens[info["to_move"]]
@@ -382,18 +383,18 @@ def test_bots_play_a_whole_game_by_themselves(server: ServerProcess) -> None:
     g = server.create(players=4, options={"teams": True}, seats=[{"kind": "bot"}] * 4, seed=2)
     gid = g["id"]
     for _ in range(100):
-        info = httpx.get(f"{server.base}/api/games/{gid}").json()
+        info = net.get(f"{server.base}/api/games/{gid}").json()
         if info["status"] == "finished":
             break
         time.sleep(0.1)
     assert info["status"] == "finished"
-    rec = carta.parse_record(httpx.get(f"{server.base}/api/games/{gid}/record").text)
+    rec = carta.parse_record(net.get(f"{server.base}/api/games/{gid}/record").text)
     assert carta.replay(rec).state.finished
 
 
 @pytest.mark.parametrize("path", ["/api/games/nope/state", "/api/games/nope", "/nothing-here"])
 def test_unknown_paths_are_404_with_a_message(server: ServerProcess, path: str) -> None:
-    r = httpx.get(server.base + path)
+    r = net.get(server.base + path)
     assert r.status_code == 404 and r.json()["detail"]
 
 
@@ -414,7 +415,7 @@ def test_a_search_bot_plays_at_the_table(server: ServerProcess) -> None:
     gid, tok = g["id"], g["seats"][0]["token"]
     assert g["seats"][1]["bot"] == "ismcts:40it"
     made = play_random(server, gid, [tok, None], random.Random(2), 12)
-    info = httpx.get(f"{server.base}/api/games/{gid}").json()
+    info = net.get(f"{server.base}/api/games/{gid}").json()
     assert made == 12 or info["status"] == "finished"
     st = state(server, gid, tok)
     # the bot answered: more moves were made than the human's, by seat 1 too
@@ -433,12 +434,12 @@ def test_a_move_may_lie_many_steps_deep(server: ServerProcess) -> None:
     gid, tokens = two_humans(server)
     n = state(server, gid, tokens[0])["move_number"]
     url = f"{server.base}/api/games/{gid}/moves"
-    deep = httpx.post(
+    deep = net.post(
         url, json={"move": "end", "expected": n, "steps": ["x"] * 9},
         headers={H: tokens[0]}, timeout=10,
     )  # fmt: skip
     assert deep.status_code != 422, deep.text
-    too_deep = httpx.post(
+    too_deep = net.post(
         url, json={"move": "end", "expected": n, "steps": ["x"] * 65},
         headers={H: tokens[0]}, timeout=10,
     )  # fmt: skip

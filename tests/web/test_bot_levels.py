@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess
 
 
@@ -25,7 +25,7 @@ def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 def search_bot(server: ServerProcess, lang: str, game: str = "civ4") -> dict[str, str]:
-    r = httpx.get(f"{server.base}/api/kinds", params={"lang": lang}, timeout=20)
+    r = net.get(f"{server.base}/api/kinds", params={"lang": lang}, timeout=20)
     assert r.status_code == 200, r.text
     kind = next(k for k in r.json()["games"] if k["name"] == game)
     found = [b for b in kind["bots"] if b["name"].startswith("ismcts:")]
@@ -41,11 +41,11 @@ def test_the_lobby_level_is_the_servers_seconds(capped: ServerProcess) -> None:
     assert "0,5 s" in search_bot(capped, "de", "carta")["label"]
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:0.5s"}]
     g = capped.create(game="civ4", players=2, seats=seats)
-    info = httpx.get(f"{capped.base}/api/games/{g['id']}", timeout=20).json()
+    info = net.get(f"{capped.base}/api/games/{g['id']}", timeout=20).json()
     assert info["seats"][1]["bot"] == "ismcts:0.5s"
     # beyond this server's cap: one sentence
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:1s"}]
-    r = httpx.post(f"{capped.base}/api/games", json={"players": 2, "seats": seats}, timeout=20)
+    r = net.post(f"{capped.base}/api/games", json={"players": 2, "seats": seats}, timeout=20)
     assert r.status_code == 422 and r.json()["code"] == "bad_bot", r.text
     assert "0.5 s a move" in r.json()["detail"]
 
@@ -68,7 +68,7 @@ def test_the_lobby_creates_a_game_with_the_search_level(
         page.wait_for_selector('[data-testid="play-mine"]')
         href = page.get_attribute('[data-testid="play-mine"]', "href") or ""
         gid = href.split("/game/")[1].split("#")[0]
-        info = httpx.get(f"{capped.base}/api/games/{gid}", timeout=20).json()
+        info = net.get(f"{capped.base}/api/games/{gid}", timeout=20).json()
         assert info["seats"][1]["kind"] == "bot" and info["seats"][1]["bot"] == "ismcts:0.5s"
         assert errors == []
     finally:
@@ -81,7 +81,7 @@ def test_a_client_cannot_name_a_weights_file_for_a_network_bot(capped: ServerPro
     it in one sentence, whether the file exists or not; the shipped network still plays."""
     for level in ("net:/etc/hostname", "net:sample:../../x.npz", "ismcts+net:0.1s:/etc/passwd"):
         seats = [{"kind": "human"}, {"kind": "bot", "bot": level}]
-        r = httpx.post(
+        r = net.post(
             f"{capped.base}/api/games",
             json={"game": "carta", "players": 2, "seats": seats},
             timeout=20,
@@ -92,5 +92,5 @@ def test_a_client_cannot_name_a_weights_file_for_a_network_bot(capped: ServerPro
     for level in ("net", "ismcts+net:0.1s"):
         seats = [{"kind": "human"}, {"kind": "bot", "bot": level}]
         g = capped.create(game="carta", players=2, seats=seats)
-        info = httpx.get(f"{capped.base}/api/games/{g['id']}", timeout=20).json()
+        info = net.get(f"{capped.base}/api/games/{g['id']}", timeout=20).json()
         assert info["seats"][1]["bot"] == level

@@ -9,18 +9,17 @@ import json
 import time
 from typing import Any
 
-import httpx
-
 from civcards.bots import bot_move, make_bot
 from civcards.game_api import get_game
 from civcards.server.core import bot_seed
 
+from . import net
 from .conftest import ServerProcess
 
 
 def finished(server: ServerProcess, gid: str) -> dict[str, Any]:
     for _ in range(600):
-        info: dict[str, Any] = httpx.get(f"{server.base}/api/games/{gid}").json()
+        info: dict[str, Any] = net.get(f"{server.base}/api/games/{gid}").json()
         if info["status"] == "finished":
             return info
         time.sleep(0.05)
@@ -38,9 +37,9 @@ def test_bot_moves_come_from_a_secret_shown_once_the_game_is_over(server: Server
     g = server.create(
         players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}], private=False
     )
-    info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+    info = net.get(f"{server.base}/api/games/{g['id']}").json()
     assert info["status"] == "playing" and info["bot_secret"] is None
-    listed = httpx.get(f"{server.base}/api/games").text
+    listed = net.get(f"{server.base}/api/games").text
     assert '"bot_secret":null' in listed.replace(" ", "") or "bot_secret" not in listed
     # a game of two random bots plays itself to the end
     g = server.create(players=2, seats=[{"kind": "bot", "bot": "random"}] * 2)
@@ -48,7 +47,7 @@ def test_bot_moves_come_from_a_secret_shown_once_the_game_is_over(server: Server
     info = finished(server, gid)
     secret = info["bot_secret"]
     assert isinstance(secret, str) and len(secret) >= 32
-    record = json.loads(httpx.get(f"{server.base}/api/games/{gid}/record").text)
+    record = json.loads(net.get(f"{server.base}/api/games/{gid}/record").text)
     moves = record["moves"]
     assert len(moves) > 20
     game = get_game(record.get("game", "carta"))

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.bots import bot_move, make_bot
@@ -36,6 +35,7 @@ from civcards.server.botpool import (
 from civcards.server.core import check_bot
 from civcards.server.kinds import describe_kinds
 
+from . import net
 from .conftest import ServerProcess
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
@@ -68,7 +68,7 @@ def children(pid: int) -> list[int]:
 
 
 def moves(server: ServerProcess, gid: str) -> int:
-    return int(httpx.get(f"{server.base}/api/games/{gid}", timeout=20).json()["move_number"])
+    return int(net.get(f"{server.base}/api/games/{gid}", timeout=20).json()["move_number"])
 
 
 def bot_game(server: ServerProcess, bot: str, players: int = 2) -> str:
@@ -118,7 +118,7 @@ def test_a_search_bot_thinks_in_a_worker_process_not_in_the_server(
     assert server1 - server0 < 0.25 * thought, (server1 - server0, thought)
     # and a person's request is answered meanwhile
     t0 = time.perf_counter()
-    assert httpx.get(f"{s.base}/api/games/{gid}", timeout=20).status_code == 200
+    assert net.get(f"{s.base}/api/games/{gid}", timeout=20).status_code == 200
     assert time.perf_counter() - t0 < 2
 
 
@@ -141,7 +141,7 @@ def test_a_killed_worker_does_not_stop_the_server_and_the_turn_is_played(
         assert time.monotonic() < deadline, s.log()[-2000:]
         assert s.proc.poll() is None
         time.sleep(0.2)
-    assert httpx.get(f"{s.base}/healthz").status_code == 200
+    assert net.get(f"{s.base}/healthz").status_code == 200
     assert "bot worker died" in s.log()
     assert "Traceback" not in s.log()
 
@@ -161,25 +161,25 @@ def test_the_budget_refuses_search_bots_beyond_an_address_share_and_a_full_queue
     try:
         # a bot-only game of search bots, thinking all the time
         strong = [{"kind": "bot", "bot": "ismcts:1s"}] * 2
-        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": strong})
+        r = net.post(f"{s.base}/api/games", json={"players": 2, "seats": strong})
         assert r.status_code == 201, r.text
         # a second game with a search bot from the same address: refused, with a sentence
         human_and = [{"kind": "human"}, {"kind": "bot", "bot": "ismcts:40it"}]
-        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": human_and})
+        r = net.post(f"{s.base}/api/games", json={"players": 2, "seats": human_and})
         assert r.status_code == 429, r.text
         body = r.json()
         assert body["code"] == "bot_budget"
         assert "search bot" in body["detail"] and "at most 1" in body["detail"]
         # people are not counted against it
         people = [{"kind": "human"}, {"kind": "human"}]
-        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
+        r = net.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
         assert r.status_code == 201, r.text
         # the queue (1 turn): while the one worker thinks for the search bots, a light
         # bot's turn waits; then a new game with bots is refused
         light = {"players": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2}
         refused = None
         for _ in range(100):
-            r = httpx.post(f"{s.base}/api/games", json=light)
+            r = net.post(f"{s.base}/api/games", json=light)
             if r.status_code == 429:
                 refused = r.json()
                 break
@@ -188,9 +188,9 @@ def test_the_budget_refuses_search_bots_beyond_an_address_share_and_a_full_queue
         assert refused is not None and refused["code"] == "bots_busy", refused
         assert "bots are busy" in refused["detail"]
         # a game without bots is still made
-        r = httpx.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
+        r = net.post(f"{s.base}/api/games", json={"players": 2, "seats": people})
         assert r.status_code == 201, r.text
-        assert httpx.get(f"{s.base}/healthz").status_code == 200
+        assert net.get(f"{s.base}/healthz").status_code == 200
     finally:
         s.stop()
 
@@ -367,7 +367,7 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
         server_pid = s.proc.pid
         gid = bot_game(s, "random")
         deadline = time.monotonic() + 90
-        while httpx.get(f"{s.base}/api/games/{gid}", timeout=20).json()["status"] != "finished":
+        while net.get(f"{s.base}/api/games/{gid}", timeout=20).json()["status"] != "finished":
             assert time.monotonic() < deadline, "the bots' game did not end"
             time.sleep(0.2)
         # the light bots' worker, and the analysis worker started by the end of the game
@@ -470,7 +470,7 @@ def test_a_stopped_server_ends_every_worker_before_it_exits(tmp_path: Path) -> N
     try:
         assert s.proc is not None
         pid = s.proc.pid
-        r = httpx.post(f"{s.base}/api/review", json={"record": finished_record()}, timeout=20)
+        r = net.post(f"{s.base}/api/review", json={"record": finished_record()}, timeout=20)
         assert r.status_code == 201, r.text
         bot_game(s, "ismcts:2s")
         deadline = time.monotonic() + 90

@@ -17,6 +17,7 @@ from civcards import carta
 from civcards.bots import bot_move, make_bot
 from civcards.game_api import get_game
 
+from . import net
 from .conftest import ARTIFACTS, ServerProcess
 from .test_api import find_hidden_choice
 
@@ -191,7 +192,7 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
     try:
         rng = random.Random(8)
         for _ in range(14):
-            info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+            info = net.get(f"{server.base}/api/games/{g['id']}").json()
             seat = info["to_move"]
             mover, other = pages[seat], pages[1 - seat]
             wait_turn(mover, seat)
@@ -208,7 +209,7 @@ def test_two_browsers_play_each_other_live(server: ServerProcess, browser: Any) 
         shot(pages[1], "two-players-seat1")
         # each sees only its own hand
         hands = [
-            httpx.get(
+            net.get(
                 f"{server.base}/api/games/{g['id']}/state",
                 headers={"X-Seat-Token": seat_token(pages[s], g["id"])},
             ).json()["observation"]["hand"]
@@ -325,7 +326,7 @@ def test_a_refused_move_is_explained_in_the_players_language(
         wait_turn(page, 0)
         before = moves(page)
         assert before > 0
-        state_before = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+        state_before = net.get(f"{server.base}/api/games/{g['id']}").json()
 
         def late(route: Any) -> None:
             # as if the request had been sent for an older position
@@ -338,7 +339,7 @@ def test_a_refused_move_is_explained_in_the_players_language(
         want = catalogue("es")["web.err.stale"]
         page.wait_for_function("w => document.getElementById('error').textContent === w", arg=want)
         assert moves(page) == before
-        assert httpx.get(f"{server.base}/api/games/{g['id']}").json() == state_before
+        assert net.get(f"{server.base}/api/games/{g['id']}").json() == state_before
         # once the request is on time again, the same click plays
         page.unroute("**/moves")
         page.locator("#mine button.playable, #actions button.end").first.click()

@@ -13,11 +13,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.i18n import LANGS, t
 
+from . import net
 from .conftest import ServerProcess
 from .layout import layout_problems
 from .positions import Recorded, load, open_page, start
@@ -293,7 +293,7 @@ async ([views, gid]) => {
 
 
 def seat_view(rec: Recorded, seat: int) -> dict[str, Any]:
-    r = httpx.get(
+    r = net.get(
         f"{rec.base}/api/games/{rec.gid}/state", headers={"X-Seat-Token": rec.tokens[seat]}
     )
     assert r.status_code == 200, r.text

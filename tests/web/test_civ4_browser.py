@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.i18n import t
 
+from . import net
 from .conftest import ARTIFACTS, ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -40,7 +40,7 @@ def create(
     body: dict[str, Any] = {"game": "civ4", "players": players, "seats": seats, "seed": seed}
     if options:
         body["options"] = options
-    r = httpx.post(server.base + "/api/games", json=body, timeout=20)
+    r = net.post(server.base + "/api/games", json=body, timeout=20)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
     return out

@@ -15,7 +15,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.civ4.cards import card_set
@@ -25,6 +24,7 @@ from civcards.games.civ4.text import card_name
 from civcards.i18n import t
 from civcards.server.kinds import web_assets
 
+from . import net
 from .conftest import ServerProcess
 from .layout import layout_problems
 from .positions import Recorded, load, open_page, start
@@ -77,14 +77,14 @@ def test_the_rules_page_loads_a_games_faces_only_where_it_has_them(server: Serve
     on its rules page, any other none (its reference stays text); civ4's reference cards carry
     their codes and their faces' data, with the numbers of the set the page is opened for."""
     for game in all_games():
-        page = httpx.get(f"{server.base}/rules/{game.name}?lang=en", timeout=20).text
+        page = net.get(f"{server.base}/rules/{game.name}?lang=en", timeout=20).text
         folder = web_assets(game)
         has = folder is not None and (Path(folder) / "faces.js").is_file()
         assert (f'data-faces="/static/games/{game.name}/faces.js"' in page) == has, game.name
         assert ('src="/static/rules.js"' in page) == has, game.name
     costs = {}
     for cards in ("reconstructed-1", "reconstructed-3"):
-        page = httpx.get(
+        page = net.get(
             f"{server.base}/rules/civ4?lang=en&option=cards%3D{cards}", timeout=20
         ).text
         faces = {

@@ -20,12 +20,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.game_api import BUILTIN, game_for_record, get_game, register
 from tests import toygame
 
+from . import net
 from .conftest import ROOT, ServerProcess
 
 H = "X-Seat-Token"
@@ -56,7 +56,7 @@ def clock_server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def view(server: ServerProcess, gid: str, token: str | None = None) -> dict[str, Any]:
-    r = httpx.get(
+    r = net.get(
         f"{server.base}/api/games/{gid}/state", headers={H: token} if token else {}, timeout=10
     )
     assert r.status_code == 200, r.text
@@ -65,7 +65,7 @@ def view(server: ServerProcess, gid: str, token: str | None = None) -> dict[str,
 
 
 def info(server: ServerProcess, gid: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.base}/api/games/{gid}", timeout=10)
+    r = net.get(f"{server.base}/api/games/{gid}", timeout=10)
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -109,7 +109,7 @@ def play_humans(
         if v["move_number"] != g["move_number"] or v["game"]["to_move"] != seat:
             continue
         choices = v["pending"]["choices"] if v["pending"] else v["options"]
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": rng.choice(choices)["text"], "expected": v["move_number"]},
             headers={H: tok},
@@ -242,7 +242,7 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_game_goes_on(
     until(lambda: info(server, gid)["status"] == "finished", timeout=120, step=0.2)
     end = view(server, gid, tokens[other])
     assert end["clock"]["running"] is None and end["clock"]["deadline"] is None
-    r = httpx.get(f"{server.base}/api/games/{gid}/record")
+    r = net.get(f"{server.base}/api/games/{gid}/record")
     assert r.status_code == 200, r.text
     record = r.json()
     assert record["takeovers"][0] == {"seat": seat, "move": 0, "bot": "random", "reason": "timeout"}
@@ -277,7 +277,7 @@ def test_a_game_clock_keeps_each_seats_time_with_its_increment(server: ServerPro
     v = view(server, gid, tokens[seat])
     # a turn may be several moves (CIV: plays, then end): the clock runs on the seat to move
     while v["game"]["to_move"] == seat:
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": a_move(v), "expected": v["move_number"]},
             headers={H: tokens[seat]},
@@ -348,7 +348,7 @@ def test_a_game_clocks_banked_time_survives_a_restart(clock_server: ServerProces
     v = view(server, gid, tokens[seat])
     time.sleep(1.2)
     while v["game"]["to_move"] == seat:
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": a_move(v), "expected": v["move_number"]},
             headers={H: tokens[seat]},
@@ -380,14 +380,14 @@ def test_a_player_resigns_and_the_rematch_gives_the_seat_back(
     tokens: list[str | None] = [s["token"] for s in g["seats"]]
     url = f"{server.base}/api/games/{gid}/resign"
     # no token, a wrong token, a spectator: refused, nothing changes
-    assert httpx.post(url).status_code == 401
-    assert httpx.post(url, headers={H: "nope"}).status_code == 403
+    assert net.post(url).status_code == 401
+    assert net.post(url, headers={H: "nope"}).status_code == 403
     assert info(server, gid)["takeovers"] == []
-    r = httpx.post(url, headers={H: tokens[1]})
+    r = net.post(url, headers={H: tokens[1]})
     assert r.status_code == 200, r.text
     assert r.json()["seats"][1]["kind"] == "bot"
     assert r.json()["takeovers"] == [{"seat": 1, "move": 0, "bot": "random", "reason": "resigned"}]
-    again = httpx.post(url, headers={H: tokens[1]})
+    again = net.post(url, headers={H: tokens[1]})
     assert again.status_code == 409 and again.json()["code"] == "not_human"
     # its former player can no longer move it, and from now on sees what a spectator sees:
     # never the hand the bot holds and draws (R25: a partner must not learn it)
@@ -395,7 +395,7 @@ def test_a_player_resigns_and_the_rematch_gives_the_seat_back(
     assert v["options"] == []
     assert v["seat"] is None and v["taken_over_seat"] == 1
     assert v["observation"] == view(server, gid)["observation"]
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{gid}/moves",
         json={"move": "end", "expected": v["move_number"]},
         headers={H: tokens[1]},
@@ -403,14 +403,14 @@ def test_a_player_resigns_and_the_rematch_gives_the_seat_back(
     assert r.status_code == 409 and r.json()["code"] in ("taken_over", "stale")
     play_humans(server, gid, tokens, random.Random(3), 5000)
     until(lambda: info(server, gid)["status"] == "finished", timeout=120, step=0.2)
-    record = httpx.get(f"{server.base}/api/games/{gid}/record").json()
+    record = net.get(f"{server.base}/api/games/{gid}/record").json()
     assert record["takeovers"] == [{"seat": 1, "move": 0, "bot": "random", "reason": "resigned"}]
     assert replay(record, tmp_path).returncode == 0
     # the rematch: the same seats for the same people (the one who resigned too), the bot
     # kept, the same clock; one click each
     rematches = []
     for seat in (0, 1):
-        r = httpx.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tokens[seat]})
+        r = net.post(f"{server.base}/api/games/{gid}/rematch", headers={H: tokens[seat]})
         assert r.status_code == 200, r.text
         assert r.json()["seat"] == seat
         rematches.append(r.json())
@@ -450,7 +450,7 @@ def test_the_others_vote_an_absent_seat_out_after_the_grace_period(server: Serve
     assert view(server, gid, tokens[absent])["clock"]["vote"]["can_vote"] is False
     assert instant(vote["opens_at"]) - instant(v["clock"]["started"]) == pytest.approx(2, abs=0.01)
     # too early: refused in a sentence, nothing stored
-    r = httpx.post(url, json={"seat": absent}, headers={H: tokens[a]})
+    r = net.post(url, json={"seat": absent}, headers={H: tokens[a]})
     assert r.status_code == 409 and r.json()["code"] == "too_early", r.text
     assert "2 s" in r.json()["detail"]
     # bad votes: one sentence each, nothing changes
@@ -465,18 +465,18 @@ def test_the_others_vote_an_absent_seat_out_after_the_grace_period(server: Serve
     ]
     time.sleep(2.1)
     for body, tok, status, code in bad:
-        r = httpx.post(url, json=body, headers={H: tok} if tok else {})
+        r = net.post(url, json=body, headers={H: tok} if tok else {})
         assert r.status_code == status and r.json()["code"] == code, (body, r.text)
     assert view(server, gid, tokens[a])["clock"]["vote"]["votes"] == []
     # one of two votes: not yet
-    r = httpx.post(url, json={"seat": absent}, headers={H: tokens[a]})
+    r = net.post(url, json={"seat": absent}, headers={H: tokens[a]})
     assert r.status_code == 200, r.text
     assert r.json() == {"seat": absent, "votes": [a], "needed": 2, "taken_over": False}
     seen = view(server, gid, tokens[b])["clock"]["vote"]
     assert seen["votes"] == [a] and seen["can_vote"] is True
     assert view(server, gid, tokens[a])["clock"]["vote"]["can_vote"] is False
     # the second: the bot takes the seat, and moves
-    r = httpx.post(url, json={"seat": absent}, headers={H: tokens[b]})
+    r = net.post(url, json={"seat": absent}, headers={H: tokens[b]})
     assert r.status_code == 200, r.text
     assert r.json()["taken_over"] is True
     g2 = info(server, gid)

@@ -9,9 +9,9 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess
 from .test_browser import shot, watch_errors
 from .test_clocks import a_move, info, until, view
@@ -48,7 +48,7 @@ def finish_my_turn(server: ServerProcess, gid: str, seat: int, token: str) -> No
         v = view(server, gid, token)
         if v["game"]["to_move"] != seat or v["game"]["status"] == "finished":
             return
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": a_move(v), "expected": v["move_number"]},
             headers={H: token},

@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 from civcards.game_api import BUILTIN, Game, all_games, register
 from tests import toygame
 
+from . import net
 from .conftest import ServerProcess
 
 H = "X-Seat-Token"
@@ -112,7 +113,7 @@ def play_turn(
 
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
 def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> None:
-    kinds = httpx.get(f"{server.base}/api/kinds", timeout=20).json()["games"]
+    kinds = net.get(f"{server.base}/api/kinds", timeout=20).json()["games"]
     kind = next(k for k in kinds if k["name"] == game.name)
     assert kind["title"] == game.title
     assert [o["name"] for o in kind["options"]] == [o.name for o in game.options]
@@ -124,7 +125,7 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
     created = server.create(game=game.name, players=players, seats=seats, seed=5)
     gid = created["id"]
     tokens = [s["token"] for s in created["seats"]]
-    info = httpx.get(f"{server.base}/api/games/{gid}", timeout=20).json()
+    info = net.get(f"{server.base}/api/games/{gid}", timeout=20).json()
     assert info["game"] == game.name and info["title"] == game.title
     assert info["options"] == game.check_options(players, {})
     socks = {s: connect(f"ws://127.0.0.1:{server.port}/ws/{gid}", open_timeout=20)
@@ -152,7 +153,7 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
             raise AssertionError(f"{game.name}: the game did not end")
         # the record replays to the position the server holds, and every seat's last
         # frame is its own observation of it
-        r = httpx.get(f"{server.base}/api/games/{gid}/record", timeout=20)
+        r = net.get(f"{server.base}/api/games/{gid}/record", timeout=20)
         assert r.status_code == 200, r.text
         final = game.from_record(r.json())
         result = game.result(final)
@@ -172,7 +173,7 @@ def test_the_server_plays_a_whole_game(server: ServerProcess, game: Game) -> Non
 
 def test_unknown_game_and_bad_options_are_one_sentence(server: ServerProcess) -> None:
     names = [g.name for g in all_games()]
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={"game": "chess", "players": 2, "seats": [{"kind": "human"}] * 2},
         timeout=20,
@@ -180,14 +181,14 @@ def test_unknown_game_and_bad_options_are_one_sentence(server: ServerProcess) ->
     assert r.status_code == 422 and r.json()["code"] == "bad_game"
     assert all(n in r.json()["detail"] for n in names)
     for game in all_games():
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/kinds/{game.name}/check",
             json={"players": game.max_players + 1, "options": {}},
             timeout=20,
         )
         assert r.status_code == 422 and r.json()["code"] == "bad_setup", r.text
         assert "\n" not in r.json()["detail"]
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/kinds/{game.name}/check",
             json={"players": game.min_players, "options": {}},
             timeout=20,
@@ -198,7 +199,7 @@ def test_unknown_game_and_bad_options_are_one_sentence(server: ServerProcess) ->
 
 
 def test_the_lobby_lists_every_game(server: ServerProcess) -> None:
-    page = httpx.get(server.base + "/", timeout=20).text
+    page = net.get(server.base + "/", timeout=20).text
     for game in all_games():
         assert f'<option value="{game.name}"' in page
 

@@ -17,6 +17,7 @@ from websockets.typing import Origin
 
 from civcards.server.security import Security, normalize_origin
 
+from . import net
 from .conftest import ServerProcess
 
 CIV: dict[str, Any] = {
@@ -121,7 +122,7 @@ def test_websocket_origin_is_checked(server: ServerProcess) -> None:
 
 
 def test_websocket_origins_behind_a_proxy(proxied: ServerProcess) -> None:
-    r = httpx.post(
+    r = net.post(
         proxied.base + "/api/games", json=CIV, headers={"Host": "civ.example.org"}, timeout=20
     )
     gid = r.json()["id"]
@@ -204,7 +205,7 @@ def creations(s: ServerProcess, host: str | None = None) -> list[int]:
         }
         if host is not None:
             headers["Host"] = host
-        codes.append(httpx.post(s.base + "/api/games", json=GAME, headers=headers).status_code)
+        codes.append(net.post(s.base + "/api/games", json=GAME, headers=headers).status_code)
     return codes
 
 
@@ -232,7 +233,7 @@ def test_with_trust_proxy_a_listed_proxy_names_the_client(
     assert creations(proxied, "civ.example.org") == [201] * 6
     assert "203.0.113.6:" in proxied.log()
     # the proxy speaks https: an account's cookie is Secure
-    r = httpx.post(
+    r = net.post(
         proxied.base + "/api/account/register",
         json={"name": f"Proxied{secrets.randbelow(10**6)}", "password": "behind a proxy"},
         headers={"Host": "civ.example.org", "X-Forwarded-Proto": "https"},

@@ -11,7 +11,6 @@ import random
 import time
 from typing import Any
 
-import httpx
 import pytest
 
 from civcards.civ4 import CARDS
@@ -19,6 +18,7 @@ from civcards.games.carta.rules_text import DOMAIN_EFFECTS
 from civcards.games.civ4.text import card_help, card_name
 from civcards.i18n import t
 
+from . import net
 from .conftest import ServerProcess
 from .test_api import move, play_random, state
 from .test_browser import context, moves, seat_link, shot, wait_moved, watch_errors
@@ -327,7 +327,7 @@ def finish(server: ServerProcess, name: str, seed: int, humans: int) -> dict[str
     deadline = time.time() + 240
     tokens: list[str | None] = [s["token"] for s in g["seats"]]
     rng = random.Random(seed)
-    while httpx.get(f"{server.base}/api/games/{g['id']}").json()["status"] != "finished":
+    while net.get(f"{server.base}/api/games/{g['id']}").json()["status"] != "finished":
         assert time.time() < deadline, "the game did not end"
         play_random(server, g["id"], tokens, rng, 200)
     return g
@@ -464,7 +464,7 @@ def test_no_english_at_the_table_in_other_languages(
                     return body.innerText;
                 }"""
             )
-            title = httpx.get(f"{server.base}/api/games/{g['id']}").json()["title"]
+            title = net.get(f"{server.base}/api/games/{g['id']}").json()["title"]
             leaks = sorted(
                 set(visible_words(shown.replace(title, " ")))
                 & (ENGLISH | {"seat", "random", "greedy"})

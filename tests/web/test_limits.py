@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from civcards.server.limits import Limits, RateLimiter, TokenBucket
 
+from . import net
 from .conftest import ServerProcess, claim_seat
 
 H = "X-Seat-Token"
@@ -67,7 +67,7 @@ def seat_tokens(server: ServerProcess, g: dict[str, Any]) -> list[str]:
 
 
 def game_count(server: ServerProcess, token: str) -> int:
-    r = httpx.get(server.base + "/api/games")
+    r = net.get(server.base + "/api/games")
     assert r.status_code == 200, r.text
     return len(r.json())
 
@@ -76,16 +76,16 @@ def test_a_body_over_the_limit_is_413_and_creates_nothing(tight: ServerProcess) 
     before = game_count(tight, "counter-1")
     seats = [{"kind": "human", "name": c * 30} for c in "xy"]
     body = {"players": 2, "seats": seats, "padding": "y" * 5000}
-    r = httpx.post(tight.base + "/api/games", json=body, headers={H: "big-1"})
+    r = net.post(tight.base + "/api/games", json=body, headers={H: "big-1"})
     assert r.status_code == 413
     assert r.json()["code"] == "too_large" and "2048 bytes" in r.json()["detail"]
     # the same without a length: a chunked body is counted as it arrives
     chunks = (b'{"players": 2, "pad": "' + b"z" * 1000 for _ in range(5))
-    r = httpx.post(tight.base + "/api/games", content=chunks, headers={H: "big-2"})
+    r = net.post(tight.base + "/api/games", content=chunks, headers={H: "big-2"})
     assert r.status_code == 413
     assert game_count(tight, "counter-2") == before
     # a body under the limit goes through
-    r = httpx.post(
+    r = net.post(
         tight.base + "/api/games",
         json={"players": 2, "seats": seats, "private": False},  # listed
         headers={H: "small"},
@@ -99,22 +99,22 @@ def test_too_many_requests_are_429_with_retry_after(hasty: ServerProcess) -> Non
     seats = seat_tokens(hasty, g)
     # a made-up token on each request is no way around the limit: the address is counted
     codes = [
-        httpx.get(hasty.base + "/api/games", headers={H: secrets.token_urlsafe(24)}).status_code
+        net.get(hasty.base + "/api/games", headers={H: secrets.token_urlsafe(24)}).status_code
         for _ in range(10)
     ]
     assert codes == sorted(codes) and codes.count(200) <= 7 and codes[-3:] == [429] * 3, codes
-    r = httpx.get(hasty.base + "/api/games", headers={H: "hasty"})
+    r = net.get(hasty.base + "/api/games", headers={H: "hasty"})
     assert r.status_code == 429
     assert 1 <= int(r.headers["retry-after"]) <= 100
     assert r.json()["code"] == "rate_limited" and "per second" in r.json()["detail"]
     # a valid seat token has an allowance of its own, apart from its address's
     mine = [
-        httpx.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[0]}).status_code
+        net.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[0]}).status_code
         for _ in range(9)
     ]
     assert mine == [200] * 8 + [429]
     # and so has another seat
-    r = httpx.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[1]})
+    r = net.get(f"{hasty.base}/api/games/{g['id']}/state", headers={H: seats[1]})
     assert r.status_code == 200
 
 
@@ -122,16 +122,16 @@ def test_games_created_are_limited_per_address(hasty: ServerProcess) -> None:
     """1,000 games were once created in 4.4 s, each request with a made-up token."""
     body = {"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}], "private": False}
     codes = [
-        httpx.post(
+        net.post(
             hasty.base + "/api/games", json=body, headers={H: secrets.token_urlsafe(24)}
         ).status_code
         for _ in range(5)
     ]
     assert codes == [201] * 3 + [429] * 2
-    r = httpx.post(hasty.base + "/api/games", json=body)
+    r = net.post(hasty.base + "/api/games", json=body)
     assert r.status_code == 429 and "games created" in r.json()["detail"]
     assert int(r.headers["retry-after"]) >= 1
-    assert len(httpx.get(hasty.base + "/api/games").json()) == 3
+    assert len(net.get(hasty.base + "/api/games").json()) == 3
 
 
 def ws_hello(server: ServerProcess, gid: str, token: str | None) -> tuple[Any, dict[str, Any]]:
@@ -180,13 +180,13 @@ def test_websocket_connections_are_limited_per_address_and_seat(hasty: ServerPro
 def test_health_checks_are_never_rate_limited(hasty: ServerProcess) -> None:
     """A load balancer's probe shares its address with other requests: /healthz and /readyz
     answer even when that client is held back everywhere else."""
-    codes = [httpx.get(hasty.base + "/api/games").status_code for _ in range(9)]
+    codes = [net.get(hasty.base + "/api/games").status_code for _ in range(9)]
     assert codes[-1] == 429
     for _ in range(10):
-        assert httpx.get(hasty.base + "/healthz").status_code == 200
-        r = httpx.get(hasty.base + "/readyz")
+        assert net.get(hasty.base + "/healthz").status_code == 200
+        r = net.get(hasty.base + "/readyz")
         assert r.status_code == 200 and r.json()["database"] == "ok"
-    assert httpx.get(hasty.base + "/api/games").status_code == 429
+    assert net.get(hasty.base + "/api/games").status_code == 429
 
 
 def test_websocket_messages_too_large_or_too_fast(tight: ServerProcess) -> None:
@@ -221,7 +221,7 @@ def test_websocket_messages_too_large_or_too_fast(tight: ServerProcess) -> None:
 def test_default_limits_let_the_browser_through(server: ServerProcess) -> None:
     """The module server runs with the defaults: a body of a few KB and a burst pass."""
     for _ in range(60):
-        assert httpx.get(server.base + "/api/games").status_code == 200
+        assert net.get(server.base + "/api/games").status_code == 200
 
 
 def test_limits_from_the_environment() -> None:
@@ -283,7 +283,7 @@ def test_deep_json_is_refused_before_it_is_parsed(server: ServerProcess) -> None
         ws.send(json.dumps({"token": None, "lang": "[" * 300}))
         assert json.loads(ws.recv(timeout=10))["type"] == "state"
     # over HTTP too: a clear 4xx, never a server error
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{g['id']}/moves",
         content=deep.encode(),
         headers={H: g["seats"][0]["token"], "content-type": "application/json"},

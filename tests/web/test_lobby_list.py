@@ -14,6 +14,7 @@ import pytest
 
 from civcards.server.i18n_web import catalogue
 
+from . import net
 from .conftest import ServerProcess, claim_seat
 
 
@@ -133,7 +134,7 @@ def test_a_cleared_number_option_means_its_default(server: ServerProcess, tmp_pa
             assert "hand_limit" not in sent["options"] or sent["options"]["hand_limit"] is None
             assert sent["private"] is False
             created = resp.value.json()
-            info = httpx.get(f"{server.base}/api/games/{created['id']}").json()
+            info = net.get(f"{server.base}/api/games/{created['id']}").json()
             assert info["options"].get("hand_limit") in (None, -1), info["options"]
             assert info["private"] is False
         finally:

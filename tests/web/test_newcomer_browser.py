@@ -32,6 +32,7 @@ from civcards.analysis import parse_record
 from civcards.game_api import get_game
 from civcards.i18n import t
 
+from . import net
 from .conftest import ROOT, ServerProcess
 from .test_browser import seat_link, watch_errors
 from .test_rules_pages import ENGLISH, visible_words
@@ -253,7 +254,7 @@ def test_a_move_that_ends_the_game_behind_asks_first(
         page.click('#actions button[data-key="cancel"]')
         assert page.locator('[data-testid="ending-warning"]').count() == 0
         time.sleep(0.3)
-        assert httpx.get(f"{server.base}/api/games/{g['id']}").json()["move_number"] == before
+        assert net.get(f"{server.base}/api/games/{g['id']}").json()["move_number"] == before
         # asked again, and confirmed: the game is over
         page.click(key)
         page.click('#actions button[data-key="go-ending"]')
@@ -418,7 +419,7 @@ def test_the_reviews_failure_in_the_readers_language(server: ServerProcess, brow
                 "2026-01-01 00:00:00",
             ),
         )
-    r = httpx.post(f"{server.base}/api/review", json={"record": json.loads(raw)}, timeout=20)
+    r = net.post(f"{server.base}/api/review", json={"record": json.loads(raw)}, timeout=20)
     assert r.status_code == 201 and r.json()["id"] == gid, r.text
     for lang in LANGS:
         ctx = browser.new_context(locale=lang)

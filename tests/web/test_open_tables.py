@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess, claim_seat
 from .test_browser import shot, watch_errors
 
@@ -155,7 +156,7 @@ def test_the_lobby_lists_a_free_seat_and_one_click_takes_it(
             page.fill("#join-name", "Newcomer")
         page.click("#join-form button[type=submit]")
         page.wait_for_function("() => document.querySelector('#join').hidden", timeout=10000)
-        info = httpx.get(f"{server.base}/api/games/{gid}").json()
+        info = net.get(f"{server.base}/api/games/{gid}").json()
         assert info["seats"][1]["joined"]
         assert info["seats"][1]["name"] == ("Newcomer" if named else "")
         assert (

@@ -12,11 +12,11 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from civcards import carta
 
+from . import net
 from .conftest import ServerProcess, env_flag
 from .postgres import TempPostgres, find_bin
 from .test_api import human_bot_human, move, play_random, snapshot, state
@@ -82,11 +82,11 @@ def test_postgres_full_game_record_replays(pg_server: ServerProcess) -> None:
     play_random(server, gid, [tok, None], random.Random(6), 2000)
     final = state(server, gid, tok)
     assert final["game"]["status"] == "finished"
-    rec = carta.parse_record(httpx.get(f"{server.base}/api/games/{gid}/record").text)
+    rec = carta.parse_record(net.get(f"{server.base}/api/games/{gid}/record").text)
     replayed = carta.replay(rec)
     assert replayed.ok and replayed.state.finished
     assert replayed.state.winners == final["observation"]["winners"]
     # the game is listed by the server after a restart, from PostgreSQL
     server.restart()
-    listed = httpx.get(f"{server.base}/api/games").json()
+    listed = net.get(f"{server.base}/api/games").json()
     assert any(x["id"] == gid for x in (listed["games"] if isinstance(listed, dict) else listed))

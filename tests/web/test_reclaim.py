@@ -14,6 +14,7 @@ import pytest
 
 from tests import toygame
 
+from . import net
 from .conftest import ServerProcess
 from .test_clocks import info, until, view
 
@@ -42,7 +43,7 @@ def new_game(server: ServerProcess, seconds: int) -> tuple[str, list[str]]:
 
 
 def reclaim(server: ServerProcess, gid: str, token: str) -> httpx.Response:
-    return httpx.post(f"{server.base}/api/games/{gid}/reclaim", headers={H: token}, timeout=10)
+    return net.post(f"{server.base}/api/games/{gid}/reclaim", headers={H: token}, timeout=10)
 
 
 def first_final(server: ServerProcess, gid: str, token: str) -> tuple[str, int]:
@@ -68,7 +69,7 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
     assert view(server, gid, tokens[1])["clock"]["reclaim"] is None  # not Bo's to take
     assert view(server, gid)["clock"]["reclaim"] is None  # nor a spectator's
     # a spectator, a made-up token, another seat: refused, nothing changes
-    assert httpx.post(f"{server.base}/api/games/{gid}/reclaim").status_code == 401
+    assert net.post(f"{server.base}/api/games/{gid}/reclaim").status_code == 401
     assert reclaim(server, gid, "made-up").status_code == 403
     r = reclaim(server, gid, tokens[1])
     assert r.status_code == 409 and r.json()["code"] == "not_taken_over", r.text
@@ -86,7 +87,7 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
     assert again.status_code == 409 and again.json()["code"] == "not_taken_over"
     # Bo moves; Ana's turn starts with her own clock, and her move is hers
     move, n = first_final(server, gid, tokens[1])
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{gid}/moves",
         json={"move": move, "expected": n},
         headers={H: tokens[1]},
@@ -96,7 +97,7 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
     assert v["seat"] == 0 and "taken_over_seat" not in v and v["options"]
     assert v["clock"]["running"] == 0 and v["clock"]["reclaim"] is None
     move, n = first_final(server, gid, tokens[0])
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{gid}/moves",
         json={"move": move, "expected": n},
         headers={H: tokens[0]},
@@ -104,7 +105,7 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
     assert r.status_code == 200, r.text
     # she resigns: that seat is the bot's for good
     assert (
-        httpx.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[0]}).status_code
+        net.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[0]}).status_code
         == 200
     )
     r = reclaim(server, gid, tokens[0])
@@ -112,11 +113,11 @@ def test_a_timed_out_player_takes_the_seat_back_and_the_record_says_so(
     assert "resign" in r.json()["detail"]
     assert view(server, gid, tokens[0])["clock"]["reclaim"] is None
     assert (
-        httpx.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[1]}).status_code
+        net.post(f"{server.base}/api/games/{gid}/resign", headers={H: tokens[1]}).status_code
         == 200
     )
     until(lambda: info(server, gid)["status"] == "finished", timeout=30)
-    record = httpx.get(f"{server.base}/api/games/{gid}/record").json()
+    record = net.get(f"{server.base}/api/games/{gid}/record").json()
     assert [(t["seat"], t["move"], t["reason"]) for t in record["takeovers"]] == [
         (0, 0, "timeout"),
         (0, 1, "reclaimed"),

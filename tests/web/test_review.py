@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess
 
 #: a small budget: the tests check the plumbing, test_analysis.py the judgement
@@ -36,7 +36,7 @@ def _finished_game(server: ServerProcess, seed: int) -> str:
     gid = str(g["id"])
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        r = httpx.get(f"{server.base}/api/games/{gid}")
+        r = net.get(f"{server.base}/api/games/{gid}")
         if r.json()["status"] == "finished":
             return gid
         time.sleep(0.2)
@@ -47,7 +47,7 @@ def _analysed(server: ServerProcess, rid: str, timeout: float = 120) -> dict[str
     deadline = time.monotonic() + timeout
     seen_running = False
     while time.monotonic() < deadline:
-        r = httpx.get(f"{server.base}/api/review/{rid}")
+        r = net.get(f"{server.base}/api/review/{rid}")
         assert r.status_code == 200, r.text
         a = r.json()["analysis"]
         seen_running |= a["status"] == "running"
@@ -74,7 +74,7 @@ def test_a_game_that_ends_is_queued_for_analysis_at_once(server: ServerProcess) 
             break
         assert time.monotonic() < deadline, row
         time.sleep(0.3)
-    moves = httpx.get(f"{server.base}/api/games/{gid}").json()["move_number"]
+    moves = net.get(f"{server.base}/api/games/{gid}").json()["move_number"]
     assert row[1] == moves
 
 
@@ -82,14 +82,14 @@ def test_a_game_in_progress_has_no_review(server: ServerProcess) -> None:
     g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=3)
     gid = g["id"]
     for path in (f"/api/review/{gid}", f"/api/review/{gid}/position?move=0", f"/review/{gid}"):
-        r = httpx.get(server.base + path)
+        r = net.get(server.base + path)
         assert r.status_code == 409, (path, r.text)
         assert r.json()["code"] == "not_finished"
         assert "Traceback" not in r.text
-    r = httpx.get(server.base + "/api/review/nosuchgame000")
+    r = net.get(server.base + "/api/review/nosuchgame000")
     assert r.status_code == 404
     assert r.json()["code"] == "no_game"
-    r = httpx.get(server.base + "/api/review/r" + "0" * 23)
+    r = net.get(server.base + "/api/review/r" + "0" * 23)
     assert r.status_code == 404 and r.json()["code"] == "no_review"
 
 
@@ -107,37 +107,37 @@ def test_a_finished_game_is_analysed_in_the_background(
     assert review["link"] == f"/review/{finished}"
     # the position before a move, as a seat saw it (its own view) or whole
     seat_of_3 = moves[3]["seat"]
-    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=3&seat={seat_of_3}")
+    r = net.get(f"{server.base}/api/review/{finished}/position?move=3&seat={seat_of_3}")
     assert r.status_code == 200, r.text
     view = r.json()["view"]
     assert view["seat"] == seat_of_3 and view["move_number"] == 3 and view["options"] == []
-    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=3")
+    r = net.get(f"{server.base}/api/review/{finished}/position?move=3")
     assert "position" in r.json()
-    r = httpx.get(f"{server.base}/api/review/{finished}/position?move=100000")
+    r = net.get(f"{server.base}/api/review/{finished}/position?move=100000")
     assert r.status_code == 422 and r.json()["code"] == "bad_move"
-    page = httpx.get(f"{server.base}/review/{finished}")
+    page = net.get(f"{server.base}/review/{finished}")
     assert page.status_code == 200 and "review.js" in page.text
     # the annotated record: the record, its analysis under "annotations"
-    ann = httpx.get(f"{server.base}/api/review/{finished}/annotated")
+    ann = net.get(f"{server.base}/api/review/{finished}/annotated")
     assert ann.status_code == 200, ann.text
-    record = httpx.get(f"{server.base}/api/games/{finished}/record").json()
+    record = net.get(f"{server.base}/api/games/{finished}/record").json()
     assert ann.json()["annotations"] == data
     assert {k: v for k, v in ann.json().items() if k != "annotations"} == record
 
 
 def test_a_pasted_record_is_reviewed(server: ServerProcess, finished: str) -> None:
-    rec = httpx.get(f"{server.base}/api/games/{finished}/record").json()
-    r = httpx.post(f"{server.base}/api/review", json={"record": rec})
+    rec = net.get(f"{server.base}/api/games/{finished}/record").json()
+    r = net.post(f"{server.base}/api/review", json={"record": rec})
     assert r.status_code == 201, r.text
     rid = r.json()["id"]
     assert rid != finished and r.json()["link"] == f"/review/{rid}"
-    again = httpx.post(f"{server.base}/api/review", json={"record": rec})
+    again = net.post(f"{server.base}/api/review", json={"record": rec})
     assert again.json()["id"] == rid  # the same record, the same review
     review = _analysed(server, rid)
     assert [m["text"] for m in review["moves"]] == rec["moves"]
     # an unfinished record, a bad one: refused in one sentence, nothing stored
     for bad in ({**rec, "moves": rec["moves"][:5]}, {**rec, "moves": ["fly away"]}, {"a": 1}):
-        r = httpx.post(f"{server.base}/api/review", json={"record": bad})
+        r = net.post(f"{server.base}/api/review", json={"record": bad})
         assert r.status_code == 422, r.text
         assert r.json()["code"] == "bad_record"
         assert r.json()["detail"].count(". ") == 0
@@ -148,34 +148,34 @@ def test_hints_only_where_allowed_and_everyone_sees_them(server: ServerProcess) 
         players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "human"}], seed=8, hints=True
     )
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
-    info = httpx.get(f"{server.base}/api/games/{gid}").json()
+    info = net.get(f"{server.base}/api/games/{gid}").json()
     assert info["hints"] is True
     to_move = info["to_move"]
     other = 1 - to_move
-    r = httpx.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[other]})
+    r = net.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[other]})
     assert r.status_code == 409 and r.json()["code"] == "not_your_turn"
-    r = httpx.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[to_move]})
+    r = net.post(f"{server.base}/api/games/{gid}/hint", headers={"X-Seat-Token": tokens[to_move]})
     assert r.status_code == 200, r.text
     hint = r.json()
-    mine = httpx.get(
+    mine = net.get(
         f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": tokens[to_move]}
     ).json()
     assert hint["move"] in [o["text"] for o in mine["options"]]
     assert hint["move_number"] == 0
     # everyone (a spectator too) sees that a hint was used, not what it was
-    watching = httpx.get(f"{server.base}/api/games/{gid}/state").json()
+    watching = net.get(f"{server.base}/api/games/{gid}/state").json()
     assert watching["hints_used"] == [{"seat": to_move, "index": 0}]
-    theirs = httpx.get(
+    theirs = net.get(
         f"{server.base}/api/games/{gid}/state", headers={"X-Seat-Token": tokens[other]}
     ).json()
     assert theirs["hints_used"] == [{"seat": to_move, "index": 0}]
     assert hint["move"] not in str(theirs["hints_used"])
-    r = httpx.post(f"{server.base}/api/games/{gid}/hint")
+    r = net.post(f"{server.base}/api/games/{gid}/hint")
     assert r.status_code == 401
     # a game without hints never gives one
     g2 = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=8)
-    st = httpx.get(f"{server.base}/api/games/{g2['id']}").json()
-    r = httpx.post(
+    st = net.get(f"{server.base}/api/games/{g2['id']}").json()
+    r = net.post(
         f"{server.base}/api/games/{g2['id']}/hint",
         headers={"X-Seat-Token": g2["seats"][st["to_move"]]["token"]},
     )
@@ -187,7 +187,7 @@ def test_hints_only_where_allowed_and_everyone_sees_them(server: ServerProcess) 
 
 
 def test_a_rated_game_allows_no_hints(server: ServerProcess) -> None:
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={
             "players": 2,
@@ -322,7 +322,7 @@ def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: Server
     )
     gid = str(g["id"])
     deadline = time.monotonic() + 120
-    while httpx.get(f"{server.base}/api/games/{gid}").json()["status"] != "finished":
+    while net.get(f"{server.base}/api/games/{gid}").json()["status"] != "finished":
         assert time.monotonic() < deadline, "the civ4 bots did not finish"
         time.sleep(0.3)
     review = _analysed(server, gid, timeout=240)
@@ -332,7 +332,7 @@ def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: Server
     judged = [m for m in data["moves"] if not m["forced"]]
     assert judged and all(0.0 <= m["after"] <= 1.0 for m in judged if m["after"] is not None)
     seat = review["moves"][10]["seat"]
-    r = httpx.get(f"{server.base}/api/review/{gid}/position?move=10&seat={seat}")
+    r = net.get(f"{server.base}/api/review/{gid}/position?move=10&seat={seat}")
     assert r.status_code == 200 and r.json()["view"]["seat"] == seat
     if not CHROMIUM.exists():
         return
@@ -353,7 +353,7 @@ def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: Server
 def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str) -> None:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    text = httpx.get(f"{server.base}/api/games/{finished}/record").text
+    text = net.get(f"{server.base}/api/games/{finished}/record").text
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
         page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
@@ -381,7 +381,7 @@ def test_the_whole_position_is_drawn_by_the_game_and_bots_are_named_as_at_the_ta
     bot's default name in the reader's words)."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    review = httpx.get(f"{server.base}/api/review/{finished}").json()
+    review = net.get(f"{server.base}/api/review/{finished}").json()
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
         page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")

@@ -20,6 +20,7 @@ from civcards.games.civ4.rules_text import rule_numbers
 from civcards.games.civ4.text import reconstructed
 from civcards.i18n import LANGS, t, tn
 
+from . import net
 from .conftest import ServerProcess
 
 GAMES = ("carta", "civ4")
@@ -38,7 +39,7 @@ def visible_words(page: str) -> list[str]:
 
 
 def get(server: ServerProcess, path: str) -> httpx.Response:
-    return httpx.get(server.base + path, timeout=20)
+    return net.get(server.base + path, timeout=20)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -315,14 +316,14 @@ def test_a_refused_setup_says_why_in_the_readers_language(
     english = str(err.value)
     assert english == t("en", key, **err.value.fields)
     body = {"players": players, "options": options}
-    r = httpx.post(f"{server.base}/api/kinds/{name}/check", json=body, timeout=20)
+    r = net.post(f"{server.base}/api/kinds/{name}/check", json=body, timeout=20)
     assert r.status_code == 422 and r.json() == {"code": "bad_setup", "detail": english}
     for lang in ("fr", "de", "es", "pt"):
         said = t(lang, key, **err.value.fields)
         assert said != english
-        r = httpx.post(f"{server.base}/api/kinds/{name}/check?lang={lang}", json=body, timeout=20)
+        r = net.post(f"{server.base}/api/kinds/{name}/check?lang={lang}", json=body, timeout=20)
         assert r.json() == {"code": "bad_setup", "detail": said}, lang
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/kinds/{name}/check",
             json=body,
             headers={"Accept-Language": f"{lang}-XX,en;q=0.5"},
@@ -330,7 +331,7 @@ def test_a_refused_setup_says_why_in_the_readers_language(
         )
         assert r.json()["detail"] == said
         seats = [{"kind": "bot"}] * max(players, 1)
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games?lang={lang}",
             json={"game": name, "players": players, "options": options, "seats": seats},
             timeout=20,

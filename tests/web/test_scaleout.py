@@ -24,6 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from civcards import carta
 
+from . import net
 from .conftest import ServerProcess, env_flag
 from .postgres import TempPostgres, find_bin
 from .redis_server import TempRedis, find_redis
@@ -98,14 +99,14 @@ def pair(
 
 
 def get_state(base: str, gid: str, token: str | None = None) -> dict[str, Any]:
-    r = httpx.get(f"{base}/api/games/{gid}/state", headers={H: token} if token else {}, timeout=10)
+    r = net.get(f"{base}/api/games/{gid}/state", headers={H: token} if token else {}, timeout=10)
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
 
 
 def post_move(base: str, gid: str, token: str, mv: str, expected: int) -> httpx.Response:
-    return httpx.post(
+    return net.post(
         f"{base}/api/games/{gid}/moves",
         json={"move": mv, "expected": expected},
         headers={H: token},
@@ -142,7 +143,7 @@ def play(
         assert time.monotonic() < end, f"game {gid} did not get on"
         base = bases()[0]
         try:
-            info = httpx.get(f"{base}/api/games/{gid}", timeout=10)
+            info = net.get(f"{base}/api/games/{gid}", timeout=10)
             if info.status_code != 200:
                 raise httpx.HTTPError(info.text)
             if info.json()["status"] == "finished":
@@ -151,7 +152,7 @@ def play(
             if tok is None:  # a bot's turn
                 time.sleep(0.02)
                 continue
-            r = httpx.get(f"{base}/api/games/{gid}/state", headers={H: tok}, timeout=10)
+            r = net.get(f"{base}/api/games/{gid}/state", headers={H: tok}, timeout=10)
             if r.status_code != 200:
                 raise httpx.HTTPError(r.text)
             st = r.json()
@@ -172,7 +173,7 @@ def play(
 
 
 def record_of(base: str, gid: str) -> dict[str, Any]:
-    r = httpx.get(f"{base}/api/games/{gid}/record", timeout=10)
+    r = net.get(f"{base}/api/games/{gid}/record", timeout=10)
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -424,14 +425,14 @@ def test_postgres_restarted_under_a_running_server(pg: TempPostgres, tmp_path: P
             assert r.json()["code"] == "db_unavailable"
             assert "Traceback" not in r.text and r.headers.get("retry-after")
             for path in ("/api/games", "/readyz", "/api/games/nosuchgame"):
-                r = httpx.get(server.base + path, timeout=20)
+                r = net.get(server.base + path, timeout=20)
                 assert r.status_code == 503, (path, r.text)
-            assert httpx.get(server.base + "/healthz").status_code == 200
+            assert net.get(server.base + "/healthz").status_code == 200
             time.sleep(1.0)  # the bot tries meanwhile
         finally:
             pg.resume()
         end = time.monotonic() + 30
-        while httpx.get(server.base + "/readyz", timeout=20).status_code != 200:
+        while net.get(server.base + "/readyz", timeout=20).status_code != 200:
             assert time.monotonic() < end, "the server did not recover"
             time.sleep(0.2)
         # the refused move changed nothing; now it is stored
@@ -463,10 +464,10 @@ def test_redis_lost_and_back(pair: tuple[ServerProcess, ServerProcess], rd: Temp
         acked: Acked = {}
         play(lambda: [b.base], gid, tokens, random.Random(9), acked, limit=1)
         w.wait_for(lambda f: f.get("move_number") == 1, timeout=15)
-        assert httpx.get(a.base + "/readyz", timeout=20).status_code == 503
+        assert net.get(a.base + "/readyz", timeout=20).status_code == 503
         rd.start()
         end = time.monotonic() + 30
-        while httpx.get(a.base + "/readyz", timeout=20).status_code != 200:
+        while net.get(a.base + "/readyz", timeout=20).status_code != 200:
             assert time.monotonic() < end, "the server did not find Redis again"
             time.sleep(0.2)
         t0 = time.monotonic()

@@ -16,6 +16,7 @@ import jsonschema_rs
 import pytest
 from websockets.sync.client import connect
 
+from . import net
 from .conftest import ServerProcess
 
 Json = Any
@@ -167,7 +168,7 @@ def test_websocket_frames_are_in_the_schema(server: ServerProcess) -> None:
 def test_integers_are_strict(server: ServerProcess, bad: Any) -> None:
     g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     tok = g["seats"][0]["token"]
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games/{g['id']}/moves",
         json={"move": "end", "expected": bad},
         headers={"X-Seat-Token": tok},
@@ -179,7 +180,7 @@ def test_integers_are_strict(server: ServerProcess, bad: Any) -> None:
         ("players", {"players": bad, "seats": seats}),
         ("seed", {"players": 2, "seats": seats, "seed": bad}),
     ):
-        r = httpx.post(f"{server.base}/api/games", json=body)
+        r = net.post(f"{server.base}/api/games", json=body)
         assert r.status_code == 422, (field, r.text)
-    r = httpx.post(f"{server.base}/api/kinds/carta/check", json={"players": bad})
+    r = net.post(f"{server.base}/api/kinds/carta/check", json={"players": bad})
     assert r.status_code == 422

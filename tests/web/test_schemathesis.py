@@ -7,14 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
+from . import net
 from .conftest import ServerProcess
 
 
 def test_openapi_schema_lists_the_api(server: ServerProcess) -> None:
-    schema = httpx.get(server.base + "/openapi.json").json()
+    schema = net.get(server.base + "/openapi.json").json()
     paths = set(schema["paths"])
     for p in (
         "/api/games",

@@ -12,6 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from . import net
 from .conftest import ServerProcess, texts
 
 H = "X-Seat-Token"
@@ -19,11 +20,11 @@ pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used")
 
 
 def get_state(server: ServerProcess, gid: str, token: str) -> httpx.Response:
-    return httpx.get(f"{server.base}/api/games/{gid}/state", headers={H: token})
+    return net.get(f"{server.base}/api/games/{gid}/state", headers={H: token})
 
 
 def post(server: ServerProcess, gid: str, what: str, token: str, **body: Any) -> httpx.Response:
-    return httpx.post(f"{server.base}/api/games/{gid}/{what}", headers={H: token}, json=body)
+    return net.post(f"{server.base}/api/games/{gid}/{what}", headers={H: token}, json=body)
 
 
 def test_an_invitation_is_claimed_once_and_yields_a_fresh_token(server: ServerProcess) -> None:
@@ -55,13 +56,13 @@ def test_an_invitation_is_claimed_once_and_yields_a_fresh_token(server: ServerPr
     r = post(server, gid, "join", mine)
     assert r.status_code == 200 and r.json()["token"] is None
     # the public facts say which seats are taken, and never hold a token
-    info = httpx.get(f"{server.base}/api/games/{gid}").json()
+    info = net.get(f"{server.base}/api/games/{gid}").json()
     assert [s["claimed"] for s in info["seats"]] == [False, True]
     assert invitation not in json.dumps(info) and mine not in json.dumps(info)
     # claim alone (the table page's way) takes the seat without a name
     r = post(server, gid, "claim", g["seats"][0]["token"])
     assert r.status_code == 200 and r.json()["seat"] == 0
-    assert not httpx.get(f"{server.base}/api/games/{gid}").json()["seats"][0]["joined"]
+    assert not net.get(f"{server.base}/api/games/{gid}").json()["seats"][0]["joined"]
 
 
 def test_the_seat_holder_revokes_its_token(server: ServerProcess) -> None:
@@ -87,14 +88,14 @@ def test_the_seat_holder_revokes_its_token(server: ServerProcess) -> None:
         ws.close()
     v = get_state(server, gid, new).json()
     assert v["seat"] == 0
-    r = httpx.get(f"{server.base}/api/games/{gid}/options", headers={H: new})
+    r = net.get(f"{server.base}/api/games/{gid}/options", headers={H: new})
     assert r.status_code == 200, r.text
     # a spectator's view never says anything of tokens
-    assert new not in httpx.get(f"{server.base}/api/games/{gid}/state").text
+    assert new not in net.get(f"{server.base}/api/games/{gid}/state").text
 
 
 def test_names_are_unique_within_a_game_and_fixed_once_it_started(server: ServerProcess) -> None:
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={
             "players": 2,
@@ -102,7 +103,7 @@ def test_names_are_unique_within_a_game_and_fixed_once_it_started(server: Server
         },
     )
     assert r.status_code == 422 and r.json()["code"] == "name_taken", r.text
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={
             "players": 2,
@@ -137,7 +138,7 @@ def test_names_are_unique_within_a_game_and_fixed_once_it_started(server: Server
     r = post(server, gid, "join", bea, name="Beatriz")
     assert r.status_code == 409 and r.json()["code"] == "name_fixed", r.text
     assert post(server, gid, "join", bea, name="Bea").status_code == 200
-    names = [s["name"] for s in httpx.get(f"{server.base}/api/games/{gid}").json()["seats"]]
+    names = [s["name"] for s in net.get(f"{server.base}/api/games/{gid}").json()["seats"]]
     assert names[:2] == ["Ana", "Bea"]
 
 
@@ -158,7 +159,7 @@ SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e00
 )
 def test_ordinary_names_with_emoji_and_accents_are_names(server: ServerProcess, name: str) -> None:
     g = server.create(players=2, seats=[{"kind": "human", "name": name}, {"kind": "bot"}])
-    info = httpx.get(f"{server.base}/api/games/{g['id']}").json()
+    info = net.get(f"{server.base}/api/games/{g['id']}").json()
     assert info["seats"][0]["name"] == unicodedata.normalize("NFC", name)
     g = server.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], claim=False)
     r = post(server, g["id"], "join", g["seats"][0]["token"], name=name)
@@ -181,7 +182,7 @@ def test_ordinary_names_with_emoji_and_accents_are_names(server: ServerProcess, 
 def test_names_that_would_break_a_row_are_refused(
     server: ServerProcess, name: str, words: str
 ) -> None:
-    r = httpx.post(
+    r = net.post(
         f"{server.base}/api/games",
         json={"players": 2, "seats": [{"kind": "human", "name": name}, {"kind": "bot"}]},
     )

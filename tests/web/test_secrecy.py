@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from civcards import carta
 from civcards.game_api import Choice, get_game
 from civcards.server.i18n_web import seat_name
 
+from . import net
 from .conftest import ServerProcess, texts
 
 CIV = get_game("carta")
@@ -64,7 +64,7 @@ def check_views(
 ) -> None:
     for seat in [*range(len(tokens)), None]:
         headers = {H: tokens[seat]} if seat is not None else {}
-        r = httpx.get(f"{server.base}/api/games/{gid}/state", headers=headers, timeout=10)
+        r = net.get(f"{server.base}/api/games/{gid}/state", headers=headers, timeout=10)
         assert r.status_code == 200
         view = r.json()
         game = view.pop("game")
@@ -130,7 +130,7 @@ def test_no_view_holds_another_seats_hand(
             opts = CIV.choices(g)
             choice = opts[pick % len(opts)]
         mv = choice.text
-        r = httpx.post(
+        r = net.post(
             f"{server.base}/api/games/{gid}/moves",
             json={"move": mv, "expected": len(g.history)},
             headers={H: tokens[seat]},

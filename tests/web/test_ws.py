@@ -7,13 +7,13 @@ import random
 import time
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from civcards import carta
 from civcards.game_api import Choice
 
+from . import net
 from .conftest import ServerProcess, texts
 from .test_secrecy import CIV, expected_view
 
@@ -65,7 +65,7 @@ def test_frames_are_each_seats_own_view(server: ServerProcess) -> None:
             else:
                 choice = rng.choice(CIV.choices(g))
             mv = choice.text
-            r = httpx.post(
+            r = net.post(
                 f"{server.base}/api/games/{gid}/moves",
                 json={"move": mv, "expected": len(g.history)},
                 headers={H: tokens[mover]},
@@ -125,7 +125,7 @@ def test_bot_moves_arrive_live(server: ServerProcess) -> None:
         for _ in range(20):
             opts = texts(f["options"])
             mv = "end" if "end" in opts else opts[0]
-            r = httpx.post(
+            r = net.post(
                 f"{server.base}/api/games/{gid}/moves",
                 json={"move": mv, "expected": f["move_number"]},
                 headers={H: tok},
