@@ -74,13 +74,19 @@ class Secrets:
 
     def __init__(self, g: civ4.GameState) -> None:
         self.g = g
+        self._removed: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
 
-    def removed_words(self, lang: str) -> list[re.Pattern[str]]:
-        out = []
-        for code in self.g.init_removed:
-            out.append(re.compile(rf"\b{code}\b"))
-            out.append(re.compile(rf"\b{re.escape(card_name(code, lang))}\b"))
-        return out
+    def removed_words(self, lang: str) -> list[tuple[str, re.Pattern[str]]]:
+        """Each removed technology's code and name in ``lang``: the word, and the pattern
+        that finds it as a whole word (built once per language)."""
+        if lang not in self._removed:
+            out = []
+            for code in self.g.init_removed:
+                out.append((code, re.compile(rf"\b{code}\b")))
+                name = card_name(code, lang)
+                out.append((name, re.compile(rf"\b{re.escape(name)}\b")))
+            self._removed[lang] = out
+        return self._removed[lang]
 
     def pile_runs(self) -> list[list[str]]:
         """The next cards of each pile in order (3 to 5 of them; a list beginning so is an
@@ -96,33 +102,43 @@ class Secrets:
 
 
 def lists_in(x: Any) -> Iterator[list[Any]]:
-    if isinstance(x, list):
-        yield x
-        for v in x:
-            yield from lists_in(v)
-    elif isinstance(x, dict):
-        for v in x.values():
-            yield from lists_in(v)
+    """Every list in ``x``, itself included, outer ones first (walked without recursion:
+    a frame holds thousands of values, and a generator per value cost most of the test)."""
+    todo = [x]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, list):
+            yield v
+            todo.extend(reversed(v))
+        elif isinstance(v, dict):
+            todo.extend(reversed(list(v.values())))
 
 
 def hands_in(x: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    """Every value under a key named ``hand`` (with where it is)."""
-    if isinstance(x, dict):
-        for k, v in x.items():
-            if k == "hand":
-                yield f"{path}.{k}", v
-            yield from hands_in(v, f"{path}.{k}")
-    elif isinstance(x, list):
-        for i, v in enumerate(x):
-            yield from hands_in(v, f"{path}[{i}]")
+    """Every value under a key named ``hand`` (with where it is), in the order of ``x``."""
+    todo: list[tuple[Any, str]] = [(x, path)]
+    while todo:
+        v, at = todo.pop()
+        below: list[tuple[Any, str]] = []
+        if isinstance(v, dict):
+            for k, w in v.items():
+                if k == "hand":
+                    yield f"{at}.{k}", w
+                if isinstance(w, dict | list):
+                    below.append((w, f"{at}.{k}"))
+        elif isinstance(v, list):
+            below = [(w, f"{at}[{i}]") for i, w in enumerate(v) if isinstance(w, dict | list)]
+        todo.extend(reversed(below))
 
 
 def check(view: dict[str, Any], seat: int | None, sec: Secrets, where: str) -> None:
     g = sec.g
     text = json.dumps(view, ensure_ascii=False)
     lang = str(view.get("lang", "en"))
-    for pat in sec.removed_words(lang):
-        assert not pat.search(text), f"{where}: a removed technology ({pat.pattern}) is shown"
+    for word, pat in sec.removed_words(lang):
+        # the plain search first: the word as a whole word is there only if it is there at all
+        shown = word in text and pat.search(text) is not None
+        assert not shown, f"{where}: a removed technology ({pat.pattern}) is shown"
     # hands: the viewer's own, exactly; the others' only as sizes
     for at, v in hands_in(view):
         if isinstance(v, int):
