@@ -24,6 +24,20 @@ function use(table) {
   view = table.view;
 }
 
+// what each region was last drawn with: a region whose HTML is the same is left as it is (no
+// new nodes, no listeners bound again, nothing for the browser to lay out again: issue 39)
+const drawn = new WeakMap();
+
+/** Draw `html` into `el` unless it holds it already (drawn here, untouched since): whether it
+ * was drawn. */
+function draw(el, html) {
+  const was = drawn.get(el);
+  if (was && was.html === html && was.first === el.firstChild && was.n === el.childNodes.length) return false;
+  el.innerHTML = html;
+  drawn.set(el, { html, first: el.firstChild, n: el.childNodes.length });
+  return true;
+}
+
 const name = (s) => T.name(s);
 const send = (move) => T.send(move);
 const myTurn = () => T.myTurn();
@@ -51,11 +65,14 @@ export function turnText(table) {
 export function render(table) {
   use(table);
   faceTips(view.observation.thresholds);
-  renderStatus();
   actions.renderActions(table); // first: the boards show the targets of its walk
-  renderPlayers();
-  renderMine();
-  renderDiscard();
+  // then the region that holds the focus: a redraw that takes the focused control away makes
+  // the browser lay the page out there and then, which costs little before the others' writes
+  // (after them, up to 10 ms: issue 39's update time)
+  const f = document.activeElement;
+  const holds = ([id]) => Number(!!f && !!$(id) && $(id).contains(f));
+  const regions = [["mine", renderMine], ["players", renderPlayers], ["status", renderStatus], ["discard", renderDiscard]];
+  for (const [, draw] of regions.sort((a, b) => holds(b) - holds(a))) draw();
 }
 
 // -- rendering --
@@ -66,14 +83,14 @@ function renderStatus() {
   const me = view.seat === null ? t("web.spectator") : t("web.you_are", { name: name(view.seat) });
   const used = o.used_effects.length
     ? `<p>${esc(t("ui.used", { effects: "" }).trim())} ${o.used_effects.map((k) => `<span data-tip="${esc(effectTip(k))}">${esc(effectName(k))}</span>`).join(", ")}</p>` : "";
-  $("status").innerHTML = `
+  draw($("status"), `
     <p class="turn ${myTurn() ? "mine" : ""}" data-testid="turn">${esc(turnText(T))}</p>
     <p>${esc(me)} · ${esc(t("ui.turn", { n: Math.max(1, o.turn) }))} · <span data-testid="deck">${esc(deck)}</span>
       ${o.last_round ? ` · <strong>${esc(t("ui.last_round"))}</strong>` : ""}</p>
     <p class="muted">${esc(t("ui.thresholds", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
     <p class="muted legend-line" data-testid="thresholds-legend">${esc(t("web.thresholds_legend", { l1: o.thresholds[0], l2: o.thresholds[1], heg: o.thresholds[2] }))}</p>
     ${o.phase === "draft" ? `<p class="draft-explain" data-testid="draft-explain">${esc(t("web.draft_explain"))}</p>` : ""}
-    ${used}`;
+    ${used}`);
 }
 
 function markersAt(seat, d) {
@@ -140,7 +157,7 @@ function renderPlayers() {
       <ol class="cells">${cells.join("")}</ol>
     </article>`);
   }
-  $("players").innerHTML = out.join("");
+  if (!draw($("players"), out.join(""))) return;
   // positions set through the CSSOM: the Content-Security-Policy refuses style attributes
   for (const el of $("players").querySelectorAll("[data-width]")) el.style.width = `${el.dataset.width}%`;
   for (const el of $("players").querySelectorAll("[data-left]")) el.style.left = `${el.dataset.left}%`;
@@ -186,7 +203,7 @@ function renderMine() {
   if (o.draft_packet) html += `<h3>${esc(t("ui.draft_packet"))}</h3><ul class="hand">${cardRow(o.draft_packet, "keep")}</ul>`;
   if (o.draft_centre) html += `<h3>${esc(t("ui.draft_centre"))}</h3><ul class="hand">${cardRow(o.draft_centre, "take")}</ul>`;
   if (myTurn() && optionTexts().some((x) => x.startsWith("play "))) html += `<p class="hint">${esc(t("web.play_hint"))}</p>`;
-  box.innerHTML = html;
+  if (!draw(box, html)) return;
   for (const b of box.querySelectorAll("button[data-move]")) b.addEventListener("click", () => send(b.dataset.move));
 }
 
@@ -194,9 +211,9 @@ function renderDiscard() {
   const d = view.observation.discard;
   const c = countLetters(d);
   const open = $("discard").querySelector("details")?.open ? " open" : "";
-  $("discard").innerHTML = `<details${open} data-testid="discard"><summary>${esc(t("web.discard_count", { n: d.length }))}</summary>
+  draw($("discard"), `<details${open} data-testid="discard"><summary>${esc(t("web.discard_count", { n: d.length }))}</summary>
     ${d.length ? `<ul class="pile">${LETTERS.split("").filter((l) => c[l]).map((l) => `<li class="d-${l}" data-tip="${esc(cardTip(l))}" data-face-tip="${l}">${icon(l)} ${esc(domainName(l))} × ${c[l]}</li>`).join("")}</ul>` : `<p class="muted">${esc(t("ui.empty"))}</p>`}
-  </details>`;
+  </details>`);
 }
 
 // -- the result: how the game was won, and the majorities --

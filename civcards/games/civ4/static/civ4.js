@@ -9,7 +9,7 @@ import { esc, t } from "/static/common.js";
 import { guideFor } from "./guide.js";
 import { renderMine, renderPlayers, renderSide, renderStatus } from "./board.js";
 import { renderActions } from "./panels.js";
-import { B, decide, mine, name, opened, reset, turnText as turnWords, ui, use, view } from "./state.js";
+import { $, B, decide, mine, name, opened, reset, turnText as turnWords, ui, use, view } from "./state.js";
 
 // (the game's style sheet comes with faces.js, which board.js imports)
 
@@ -29,13 +29,18 @@ export function turnText(table) {
   return turnWords(table);
 }
 
+// the regions, in the order they are drawn (the actions first: the boards show what the panel
+// composes)
+const REGIONS = [["actions", renderActions], ["status", renderStatus], ["players", renderPlayers], ["mine", renderMine], ["discard", renderSide]];
+
 export function render(table) {
   use(table);
-  renderStatus();
-  renderPlayers();
-  renderMine();
-  renderActions();
-  renderSide();
+  // the region that holds the focus before the others: a redraw that takes the focused control
+  // away makes the browser lay the page out there and then, which costs little while nothing
+  // else is written yet (after the boards' writes, 7 to 18 ms: issue 39's update time)
+  const f = document.activeElement;
+  const holds = ([id]) => Number(!!f && !!$(id) && $(id).contains(f));
+  for (const [, draw] of [...REGIONS].sort((a, b) => holds(b) - holds(a))) draw();
 }
 
 // -- the result: who won and why, every seat's VP and tie-break counts --
