@@ -81,13 +81,14 @@ def rd() -> Iterator[TempRedis]:
 def pair(
     pg: TempPostgres, rd: TempRedis, tmp_path: Path
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Two serve processes sharing one PostgreSQL and one Redis (bots move at once)."""
+    """Two serve processes sharing one PostgreSQL and one Redis (bots move at once), started
+    side by side (each takes seconds to answer)."""
     procs = [
         ServerProcess(tmp_path / name, db_url=pg.url, extra_args=["--redis", rd.url])
         for name in ("a", "b")
     ]
-    for p in procs:
-        p.start()
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(ServerProcess.start, procs))
     yield procs[0], procs[1]
     for p in procs:
         p.stop()
