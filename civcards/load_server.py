@@ -57,22 +57,24 @@ def wait_serving(
     """
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            with log_path.open("rb") as fh:
-                fh.seek(log_from)
-                tail = fh.read().decode(errors="replace")
-            if "address already in use" in tail:
-                return False
-            raise RuntimeError(f"the server exited at start: {tail[-2000:]}")
-        try:
-            ok = httpx.get(base + "/healthz", timeout=1).status_code == 200
-            if ok and listens_on(proc.pid, port) is not False:
-                return True
-            # another program answers on the port: wait for ours to start or fail
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
+    # one client for every try (a client of its own per try cost more than the wait)
+    with httpx.Client(timeout=1) as client:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                with log_path.open("rb") as fh:
+                    fh.seek(log_from)
+                    tail = fh.read().decode(errors="replace")
+                if "address already in use" in tail:
+                    return False
+                raise RuntimeError(f"the server exited at start: {tail[-2000:]}")
+            try:
+                ok = client.get(base + "/healthz").status_code == 200
+                if ok and listens_on(proc.pid, port) is not False:
+                    return True
+                # another program answers on the port: wait for ours to start or fail
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
     raise RuntimeError(f"the server did not answer in {timeout:g} s")
 
 
