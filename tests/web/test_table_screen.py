@@ -438,3 +438,102 @@ def test_civ4_a_market_plot_clicked_opens_its_payment_with_steppers(
     assert not_in_sight(page, ['#actions button[data-key="go-pay"]']) == []
     assert page.errors == []
     page.context.close()
+
+
+def test_civ4_an_opponents_board_opens_to_the_full_view_and_stays_open(
+    server: ServerProcess, browser: Any
+) -> None:
+    """Each opponent's board is compact, a disclosure (a button with aria-expanded, the board's
+    tiles its aria-controls) opens it to the full view; it stays open when the board is drawn
+    again after the next moves; the keyboard closes it. The own empire has none."""
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["purchase-plot"]
+    moves = int(at["moves"])
+    rec.advance(moves)
+    seat = int(at["seat"])
+    other = 1 - seat
+    page = open_at(browser, rec, seat, moves, (1280, 800))
+    board = f'[data-testid="player-{other}"]'
+    toggle = page.locator(f'{board} button[data-board="{other}"]')
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert "compact" in (page.get_attribute(board, "class") or "").split()
+    assert page.locator(f"#{toggle.get_attribute('aria-controls')}").count() == 1
+    assert page.locator(f'[data-testid="player-{seat}"] button[data-board]').count() == 0
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert "compact" not in (page.get_attribute(board, "class") or "").split()
+    # the opponent's turn comes (its board drawn anew, the arrow on it): still open
+    old = page.evaluate_handle(f"document.querySelector('{board}')")
+    upto = next(
+        n
+        for n in range(moves + 1, len(rec.record["moves"]))
+        if rec.record["moves"][n]["seat"] == other
+    )
+    rec.advance(upto)
+    page.wait_for_function(
+        "n => Number(document.querySelector('#table').dataset.moves) >= n", arg=upto
+    )
+    assert page.evaluate("el => el.isConnected", old) is False
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert "compact" not in (page.get_attribute(board, "class") or "").split()
+    toggle.focus()
+    page.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.evaluate("document.activeElement.dataset.board") == str(other)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_civ4_phone_a_build_opens_the_boards_tab_once(server: ServerProcess, browser: Any) -> None:
+    """On a phone, choosing the plot where to build needs the boards: a card's Build opens their
+    tab (the plot's Build in sight) once for that choice; the tab the player then selects is
+    kept over the redraws of the same choice. The settlement's choice of a plot opens it too."""
+    rec = start(server.base, load("civ4-2p"))
+    at = rec.record["positions"]["purchase-build"]
+    moves = int(at["moves"])
+    rec.advance(moves)
+    page = open_at(browser, rec, int(at["seat"]), moves, (390, 844))
+    assert page.get_attribute("#tab-mine", "aria-selected") == "true"
+    card = page.locator("#mine button[data-build-card]").first
+    code = card.get_attribute("data-build-card")
+    card.click()
+    page.wait_for_selector('#tab-players[aria-selected="true"]')
+    assert page.evaluate(SHOWN_JS)["players"] is True
+    assert not_in_sight(page, ["#players button[data-build]"]) == []
+    page.click("#tab-mine")
+    page.locator(f'#mine button[data-build-card="{code}"]').click()  # the same choice, drawn again
+    page.wait_for_timeout(100)
+    assert page.get_attribute("#tab-mine", "aria-selected") == "true"
+    assert page.errors == []
+    page.context.close()
+    rec2 = start(server.base, load("civ4-2p"))
+    at = rec2.record["positions"]["settle"]
+    rec2.advance(int(at["moves"]))
+    page = open_at(browser, rec2, int(at["seat"]), int(at["moves"]), (390, 844))
+    page.wait_for_selector('#tab-players[aria-selected="true"]')
+    assert not_in_sight(page, ['#players button[data-key^="settle-"]']) == []
+    assert page.errors == []
+    page.context.close()
+
+
+def test_carta_phone_a_choice_of_a_domain_opens_the_play_areas_tab_once(
+    server: ServerProcess, browser: Any
+) -> None:
+    """On a phone, an effect whose next step asks for a domain of the play area (Experiment)
+    opens the play areas' tab once; the tab the player then selects is kept when the table is
+    drawn again (the guide turned off) with the same choice pending."""
+    rec = start(server.base, load("carta-draft-4p"))
+    at = rec.record["positions"]["effects"]
+    rec.advance(int(at["moves"]))
+    page = open_at(browser, rec, int(at["seat"]), int(at["moves"]), (390, 844))
+    assert page.get_attribute("#tab-mine", "aria-selected") == "true"
+    page.locator('#actions button[data-key="effect-experiment"]').click()
+    page.wait_for_selector('#tab-players[aria-selected="true"]')
+    assert not_in_sight(page, ["#players button.cell-act"]) == []
+    page.click("#tab-mine")
+    page.locator("#actions button", has_text="guide").first.click()  # drawn again
+    page.wait_for_timeout(100)
+    assert page.get_attribute("#tab-mine", "aria-selected") == "true"
+    assert page.locator('#actions button[data-key^="tok-"]').count() > 0  # the same choice
+    assert page.errors == []
+    page.context.close()

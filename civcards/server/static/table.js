@@ -8,6 +8,8 @@
 //   resultHTML(table)    (optional) the game's words under the winners of a finished game
 //   onExpansion(table, expansion)  (optional) a step that hides nothing was expanded
 //   guide(table)         (optional) the guided mode's {el, text}: the control to use next
+//   wants(table)         (optional) {region, key}: the region (an element's id) the decision now
+//                        needs, on a phone its tab opened once for each key
 // `table` gives the module the view and what it may do (send a move, render again, names).
 import {
   announce, api, currentLang, errorText, esc, initLang, onLang, rememberSeat, seatFor, t,
@@ -365,6 +367,7 @@ function render() {
   renderLog();
   renderStanding(view, name);
   syncTabs();
+  followDecision();
   guideTable(table, game);
   refreshTip();
   root.dataset.renderMs = (performance.now() - t0).toFixed(2); // scripts/render_time.py reads it
@@ -536,6 +539,18 @@ function syncTabs() {
   }
   const shown = tabs.filter((b) => !b.hidden);
   selectTab(shown.some((b) => b.dataset.tab === tabNow) || !shown.length ? tabNow : shown[0].dataset.tab, false);
+}
+
+// a decision taken in another tab's region (civ4: the plot where to build; CIV: a seat's board)
+// opens that tab once; the tab the player chooses afterwards is kept over the redraws
+let followed = null; // the key of the decision whose tab was opened
+function followDecision() {
+  if (!tabList || tabList.hidden || !game.wants) return;
+  const w = game.wants(table);
+  if (!w || w.key === followed) return;
+  followed = w.key;
+  const b = tabs.find((x) => x.getAttribute("aria-controls") === w.region && !x.hidden);
+  if (b) selectTab(b.dataset.tab, false);
 }
 
 for (const b of tabs) b.addEventListener("click", () => selectTab(b.dataset.tab, true));

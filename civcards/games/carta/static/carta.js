@@ -243,6 +243,17 @@ export function resultHTML(table) {
   return `<p>${esc(r.why)}</p>${r.tiebreak ? `<p>${esc(r.tiebreak)}</p>` : ""}${tableHTML}`;
 }
 
+// -- the region a decision needs (table.js: on a phone its tab opens once for the decision) --
+
+/** {region, key} when the step of an effect being chosen asks for a seat or a domain of the
+ * boards (#players); else null. */
+export function wants(table) {
+  use(table);
+  const aim = actions.targets();
+  if (!myTurn() || (!aim.seats.length && !aim.letters.length)) return null;
+  return { region: "players", key: `${view.move_number} ${JSON.stringify(aim)}` };
+}
+
 // -- the guided mode: the control to use next, and one line on it --
 
 export function guide(table) {

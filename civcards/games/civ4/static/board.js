@@ -2,7 +2,7 @@
 // seat's hand, the discard pile), drawn from the server's view (civcards/games/civ4/web.py).
 import { esc, t } from "/static/common.js";
 import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
-import { $, B, T, botLabel, draw, drawParts, cardName, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
+import { $, B, T, botLabel, draw, drawParts, cardName, fullBoards, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
 import { pickButton, renderCombat, targetButton } from "./combat.js";
 import { bind } from "./events.js";
 import { face } from "./faces.js";
@@ -69,8 +69,13 @@ export function plotCard(e, p, compact) {
     <ul class="on slots">${cards.join("")}</ul>${button}</li>`;
 }
 
-export function empireHTML(e, compact) {
+export function empireHTML(e, other) {
   const s = e.seat;
+  // an opponent's board is compact, a disclosure opens it to the full view (issue 39)
+  const full = other && fullBoards.has(s);
+  const compact = other && !full;
+  const toggle = other ? ` <button type="button" class="board-toggle" data-board="${s}" data-key="board-${s}" aria-expanded="${full}"
+      aria-controls="plots-${s}">${esc(t("ccg.web.full_board"))}</button>` : "";
   const info = view.game.seats[s] || {};
   const tags = [];
   if (s === view.seat) tags.push(t("ui.you"));
@@ -90,14 +95,14 @@ export function empireHTML(e, compact) {
   const target = targetButton(s);
   return `<article class="player c4-empire ${compact ? "compact" : ""} ${toMove ? "to-move" : ""} ${s === view.seat ? "me" : ""}${target ? " targetable" : ""}" aria-label="${esc(title)}" data-testid="player-${s}">${target}
     <h3>${toMove ? `<span class="arrow" aria-label="${esc(t("web.to_move"))}">▶</span> ` : ""}${esc(name(s))} <small>${esc(tags.join(" · "))}</small>
-      <span class="vp" data-testid="vp-${s}">♛ ${esc(vpText)}</span></h3>
+      <span class="vp" data-testid="vp-${s}">♛ ${esc(vpText)}</span>${toggle}</h3>
     <div class="supply" data-testid="supply-${s}"><strong>${esc(t("ccg.web.supply"))}:</strong> ${supplyChips(e.supply)}
       <span>🂠 ${esc(t("ccg.hand_n", { n: e.hand }))}</span>
       <span class="cul">♪ ${esc(t("ccg.culture_n", { n: e.culture }))}</span>
       <span class="hap">☺ ${esc(t("ccg.happiness_n", { n: e.happiness }))}</span>
       ${stars.length ? `<strong>${esc(stars.join(" · "))}</strong>` : ""}</div>
     <p class="techs"><strong>${esc(t("ccg.web.techs"))}:</strong> ${techs}</p>
-    <ul class="plots" aria-label="${esc(t("ccg.web.plots"))}">${e.plots.map((p) => plotCard(e, p, compact)).join("")}</ul>
+    <ul class="plots" id="plots-${s}" aria-label="${esc(t("ccg.web.plots"))}">${e.plots.map((p) => plotCard(e, p, compact)).join("")}</ul>
   </article>`;
 }
 

@@ -65,6 +65,18 @@ export function guide(table) {
   return guideFor({ step: B.step, d: decide(), ui, opened: opened.length > 0 });
 }
 
+// -- the region a decision needs (table.js: on a phone its tab opens once for the decision) --
+
+/** {region, key} when the seat's decision is taken on the boards (#players): the plot where a
+ * card is built or the empire is settled; else null. */
+export function wants(table) {
+  use(table);
+  if (!mine() || ui.confirm) return null;
+  if (ui.build) return { region: "players", key: `${view.move_number} build ${ui.build}` };
+  if (B.step === "settle") return { region: "players", key: `${view.move_number} settle` };
+  return null;
+}
+
 // -- the cue: what the shell may mark with a sound (table.js calls game.cue?.(table)) --
 
 /** "attacked" when this seat must now answer an attack (C42: its walls, C43: its blocks),

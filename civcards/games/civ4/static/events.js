@@ -1,7 +1,7 @@
 // civ4 at the table: the clicks and changes on the board and the panels (every room's
 // controls carry data-* attributes read here).
 import { parseRes } from "./symbols.js";
-import { B, T, decide, opened, startsWith, ui, view } from "./state.js";
+import { B, T, decide, fullBoards, opened, startsWith, ui, view } from "./state.js";
 import { goCollect, goDiscard, goPay, goPlace, submit } from "./panels.js";
 import { goAttack, goDamage, goDefend, pickUnit, sendTo } from "./combat.js";
 
@@ -61,6 +61,10 @@ export function onClick(b) {
     if (ui.confirm) ui.confirm = null;
     else if (opened.length) opened.pop();
     else { ui.pay = null; ui.build = null; ui.attack = null; }
+    T.render();
+  } else if (ds.board) {
+    const s = Number(ds.board);
+    if (fullBoards.has(s)) fullBoards.delete(s); else fullBoards.add(s);
     T.render();
   } else if (ds.send) {
     if (ds.step) T.send(ds.send, opened.map((e) => e.option));

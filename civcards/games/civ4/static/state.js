@@ -9,6 +9,7 @@ export let view = null;
 export let B = null; // view.board
 export let ui = {}; // what the seat is composing (reset with each new position)
 export let opened = []; // expanded steps (a build's free population, a Code of Laws…), outermost first
+export const fullBoards = new Set(); // the opponents' boards opened to the full view, by seat (kept over the moves)
 export const $ = (id) => document.getElementById(id);
 export const LIMIT = 64; // the engine offers decisions of at most this many moves whole (choices.py)
 
