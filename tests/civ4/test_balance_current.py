@@ -102,21 +102,31 @@ def test_the_page_keeps_its_text_and_a_page_without_markers_is_refused(
 
 
 def test_the_budget_arenas_are_pooled_by_budget(tmp_path: Path) -> None:
-    # two chunks of one budget add up; a budget is "clearly" better only when the Wilson
-    # interval's low end passes 60 % (the fields are those `civcards arena --json` writes)
+    # two chunks of one budget add up; a budget beats greedy when the Wilson interval's low
+    # end passes 50 %, by a margin when it passes 60 % (the fields are those `civcards arena
+    # --json` writes)
     mod = _script()
     paths = []
-    for i, (bot, wins) in enumerate(
-        [("ismcts:200it", 9.0), ("ismcts:200it", 9.5), ("ismcts:50it", 3.0)]
+    for i, (bot, wins, games) in enumerate(
+        [
+            ("ismcts:200it", 9.0, 10),
+            ("ismcts:200it", 9.5, 10),
+            ("ismcts:50it", 3.0, 10),
+            ("ismcts:100it", 66.0, 100),
+        ]
     ):
         chunk = {
             "bots": [bot, "greedy"],
-            "games_by_bot": {bot: 10, "greedy": 10},
+            "games_by_bot": {bot: games, "greedy": games},
             "wins": {bot: wins},
         }
         paths.append(tmp_path / f"c{i}.json")
         paths[-1].write_text(json.dumps(chunk), encoding="utf-8")
     lines = mod.budget_table([str(p) for p in paths]).splitlines()
-    assert lines[2].startswith("| `ismcts:50it` | 10 | 3 | 30.0 %") and lines[2].endswith("| no |")
-    assert lines[3].startswith("| `ismcts:200it` | 20 | 18.5 | 92.5 %")
-    assert lines[3].endswith("| **yes** |")
+    assert lines[2].startswith("| `ismcts:50it` | 10 | 3 | 30.0 %")
+    assert lines[2].endswith("| no | no |")
+    # 66 of 100: Wilson 56.3-74.5 %: beyond chance, not by the margin
+    assert lines[3].startswith("| `ismcts:100it` | 100 | 66 | 66.0 % (56.3–74.5 %)")
+    assert lines[3].endswith("| **yes** | no |")
+    assert lines[4].startswith("| `ismcts:200it` | 20 | 18.5 | 92.5 %")
+    assert lines[4].endswith("| **yes** | **yes** |")
