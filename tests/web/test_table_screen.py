@@ -486,8 +486,9 @@ def test_civ4_an_opponents_board_opens_to_the_full_view_and_stays_open(
 
 def test_civ4_phone_a_build_opens_the_boards_tab_once(server: ServerProcess, browser: Any) -> None:
     """On a phone, choosing the plot where to build needs the boards: a card's Build opens their
-    tab (the plot's Build in sight) once for that choice; the tab the player then selects is
-    kept over the redraws of the same choice. The settlement's choice of a plot opens it too."""
+    tab (the plot's Build in sight) once for that choice, and the choice cancelled brings the
+    hand's tab back; the tab the player selects is kept over the redraws of the same choice.
+    The settlement's choice of a plot opens it too."""
     rec = start(server.base, load("civ4-2p"))
     at = rec.record["positions"]["purchase-build"]
     moves = int(at["moves"])
@@ -500,6 +501,10 @@ def test_civ4_phone_a_build_opens_the_boards_tab_once(server: ServerProcess, bro
     page.wait_for_selector('#tab-players[aria-selected="true"]')
     assert page.evaluate(SHOWN_JS)["players"] is True
     assert not_in_sight(page, ["#players button[data-build]"]) == []
+    page.locator('#actions button[data-key="cancel"]').click()  # over: the hand's tab again
+    page.wait_for_selector('#tab-mine[aria-selected="true"]')
+    card.click()
+    page.wait_for_selector('#tab-players[aria-selected="true"]')
     page.click("#tab-mine")
     page.locator(f'#mine button[data-build-card="{code}"]').click()  # the same choice, drawn again
     page.wait_for_timeout(100)

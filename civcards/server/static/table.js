@@ -542,18 +542,36 @@ function syncTabs() {
 }
 
 // a decision taken in another tab's region (civ4: the plot where to build; CIV: a seat's board)
-// opens that tab once; the tab the player chooses afterwards is kept over the redraws
+// opens that tab once; the tab the player chooses afterwards is kept over the redraws. When the
+// decision is over (taken, cancelled), the tab the player was on comes back, unless they chose
+// one since.
 let followed = null; // the key of the decision whose tab was opened
+let back = null; // the tab to come back to
 function followDecision() {
   if (!tabList || tabList.hidden || !game.wants) return;
   const w = game.wants(table);
-  if (!w || w.key === followed) return;
+  if (!w) {
+    if (back !== null) selectTab(back, false);
+    back = null;
+    followed = null; // (the same choice made again is a new decision)
+    return;
+  }
+  if (w.key === followed) return;
   followed = w.key;
   const b = tabs.find((x) => x.getAttribute("aria-controls") === w.region && !x.hidden);
-  if (b) selectTab(b.dataset.tab, false);
+  if (b && b.dataset.tab !== tabNow) {
+    if (back === null) back = tabNow;
+    selectTab(b.dataset.tab, false);
+  }
 }
 
-for (const b of tabs) b.addEventListener("click", () => selectTab(b.dataset.tab, true));
+/** The player selects a tab (a click, the arrows, the skip link). */
+function chooseTab(which, focus) {
+  back = null;
+  selectTab(which, focus);
+}
+
+for (const b of tabs) b.addEventListener("click", () => chooseTab(b.dataset.tab, true));
 if (tabList) {
   tabList.addEventListener("keydown", (e) => {
     const shown = tabs.filter((b) => !b.hidden);
@@ -561,7 +579,7 @@ if (tabList) {
     const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: shown.length - 1 }[e.key];
     if (next === undefined || !shown.length) return;
     e.preventDefault();
-    selectTab(shown[(next + shown.length) % shown.length].dataset.tab, true);
+    chooseTab(shown[(next + shown.length) % shown.length].dataset.tab, true);
   });
 }
 phone.addEventListener("change", setupTabs);
@@ -570,7 +588,7 @@ const skip = document.querySelector('.skip[href="#mine"]');
 if (skip) {
   skip.addEventListener("click", (e) => {
     e.preventDefault();
-    if (tabList && !tabList.hidden) selectTab("mine", false);
+    if (tabList && !tabList.hidden) chooseTab("mine", false);
     $("mine").focus();
   });
 }
