@@ -77,3 +77,15 @@ def test_the_lobby_explains_the_card_set_chosen(server: ServerProcess, browser: 
         assert about.inner_text() == t("fr", "ccg.web.card_set_about.reconstructed-1")
     finally:
         ctx.close()
+
+
+def test_every_bot_of_the_lobby_has_words_in_five_languages() -> None:
+    # issue 37: the learned bots (`net`, `ismcts+net`) are offered by name in the lobby;
+    # each bot, like the others, is labelled in each language, never shown as its code
+    for name in ("carta", "civ4"):
+        game = get_game(name)
+        for lang in LANGS:
+            bots = describe_kind(game, lang)["bots"]
+            assert {"net", "ismcts+net"} <= {b["name"].partition(":")[0] for b in bots}, name
+            for b in bots:
+                assert b["label"] != b["name"] and b["label"].strip(), (name, lang, b)
