@@ -158,7 +158,7 @@ def train(
             lp, lv = _losses(model, _batch(data, idx), bce)
             loss = lp + value_weight * lv
             opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
+            loss.backward()  # type: ignore[no-untyped-call,unused-ignore]
             opt.step()
             tot_p += lp.item() * len(idx)
             tot_v += lv.item() * len(idx)
