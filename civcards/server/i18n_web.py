@@ -31,7 +31,7 @@ def seat_name(seat: int, kind: str | None, bot: str | None, name: str | None, la
     n = seat + 1
     if kind == "bot" and bot and (not name or name == f"{bot} bot {n}"):
         base = bot.partition(":")[0]
-        key = f"web.botlevel.{base}"
+        key = "web.botlevel." + base.replace("+", "_")  # a key holds no "+" (ismcts+net)
         level = t(lang, key) if key in MESSAGES else base
         return t(lang, "web.bot_seat", n=n, level=level)
     return name or t(lang, "web.seat_n", n=n)

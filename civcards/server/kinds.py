@@ -123,7 +123,9 @@ def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[d
             label = t(lang, "web.bot_search_seconds", seconds=secs)
             out.append({"name": search_level(caps), "label": label})
         else:
-            out.append({"name": b, "label": _label(lang, f"web.bot_{b}", b)})
+            # a catalogue key holds no '+': ismcts+net's words are web.bot_ismcts_net
+            key = "web.bot_" + b.replace("+", "_")
+            out.append({"name": b, "label": _label(lang, key, b)})
     return out
 
 

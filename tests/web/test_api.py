@@ -363,6 +363,15 @@ def human_bot_human(
     )
     tokens = [s["token"] for s in g["seats"]]
     play_random(server, g["id"], tokens, rng, moves)
+    # the human's last move may hand the turn to the bot: wait for its move, so that the
+    # game stands still at a human's turn (a view taken now is the view after a restart)
+    for _ in range(500):
+        info = net.get(f"{server.base}/api/games/{g['id']}").json()
+        if info["status"] == "finished" or tokens[info["to_move"]] is not None:
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError("the bot did not move")
     return g["id"], tokens, [t for t in tokens if t]
 
 

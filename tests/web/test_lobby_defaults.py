@@ -9,6 +9,7 @@ from typing import Any
 from civcards.civ4.options import CARD_SETS
 from civcards.game_api import get_game
 from civcards.i18n import LANGS, t
+from civcards.server.i18n_web import seat_name
 from civcards.server.kinds import describe_kind
 
 from .conftest import ServerProcess
@@ -89,3 +90,8 @@ def test_every_bot_of_the_lobby_has_words_in_five_languages() -> None:
             assert {"net", "ismcts+net"} <= {b["name"].partition(":")[0] for b in bots}, name
             for b in bots:
                 assert b["label"] != b["name"] and b["label"].strip(), (name, lang, b)
+                # and a seat the bot takes is named in words ("Bot 2 (network)")
+                base = b["name"].partition(":")[0]
+                named = seat_name(1, "bot", b["name"], f"{b['name']} bot 2", lang)
+                if base in ("net", "ismcts+net"):
+                    assert f"({base})" not in named and "_" not in named, (lang, named)

@@ -26,7 +26,7 @@ export function errorText(data) {
 export function seatName(s) {
   const n = s.seat + 1;
   if (s.kind === "bot" && s.bot && (!s.name || s.name === `${s.bot} bot ${n}`)) {
-    const base = s.bot.split(":")[0];
+    const base = s.bot.split(":")[0].replace("+", "_"); // a key holds no "+" (ismcts+net)
     const key = `web.botlevel.${base}`;
     return t("web.bot_seat", { n, level: texts[key] !== undefined ? t(key) : base });
   }

@@ -98,7 +98,7 @@ function markersAt(seat, d) {
 }
 
 function botLabel(bot) {
-  const key = `web.bot_${bot}`;
+  const key = `web.bot_${bot.replace("+", "_")}`;
   const s = t(key);
   return s === key ? bot : s;
 }

@@ -82,7 +82,7 @@ export function cardName(code) {
 }
 
 export function botLabel(bot) {
-  const key = `web.bot_${bot}`;
+  const key = `web.bot_${bot.replace("+", "_")}`;
   const s = t(key);
   return s === key ? bot : s;
 }
