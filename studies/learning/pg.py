@@ -205,9 +205,9 @@ def main() -> None:
             point.update({"eval": rate, "low": lo, "high": hi})
         curve.append(point)
         net.save(out / f"net-i{it:03d}.npz")
-        for p in out.glob("net-i*.npz"):  # keep the first, the last and every 10th
+        for p in out.glob("net-i*.npz"):  # keep the first, the last and every evaluated one
             m = re.match(r"net-i(\d+)\.npz", p.name)
-            if m and int(m.group(1)) not in (0, it) and int(m.group(1)) % 10:
+            if m and int(m.group(1)) not in (0, it) and int(m.group(1)) % a.eval_every:
                 p.unlink()
         curve_file.write_text(json.dumps(curve, indent=1))
         print(json.dumps(point), flush=True)
