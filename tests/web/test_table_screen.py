@@ -87,6 +87,26 @@ def open_at(browser: Any, rec: Recorded, seat: int, moves: int, size: tuple[int,
     return page
 
 
+def open_position(
+    server: ServerProcess,
+    browser: Any,
+    record: str,
+    position: str,
+    size: tuple[int, int],
+    *,
+    back: int = 0,
+) -> tuple[Recorded, Page, int, int]:
+    """The recorded game ``record`` started on ``server`` and played to its ``position``
+    (``back`` moves before it), and a page of the seat to move there at ``size``: (the
+    game, the page, the seat, the moves played)."""
+    rec = start(server.base, load(record))
+    at = rec.record["positions"][position]
+    moves = int(at["moves"]) - back
+    rec.advance(moves)
+    seat = int(at["seat"])
+    return rec, open_at(browser, rec, seat, moves, size), seat, moves
+
+
 def not_in_sight(page: Page, selectors: list[str]) -> list[str]:
     out = [page.evaluate(IN_SIGHT_JS, s) for s in selectors]
     return [w for w in out if w]
@@ -106,11 +126,7 @@ def page_scrolls(page: Page) -> list[str]:
 
 
 def test_civ4_purchase_is_one_screen_at_1280x800(server: ServerProcess, browser: Any) -> None:
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    rec, page, seat, _ = open_position(server, browser, "civ4-2p", "purchase-plot", (1280, 800))
     others = [s for s in range(int(rec.record["players"])) if s != seat]
     regions = [
         '[data-testid="turn"]',
@@ -134,11 +150,7 @@ def test_civ4_payment_shows_the_own_plots_the_whole_hand_and_the_whole_editor(
     """At 1280x800 with the payment editor open, without scrolling anything: the editor whole
     (its title, every stepper, the pay button), the own empire's header and every plot of it,
     every card of the hand; the status's Highest Culture/Happiness lines one line each."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    _, page, seat, _ = open_position(server, browser, "civ4-2p", "purchase-plot", (1280, 800))
     page.locator('#mine button[data-key^="buy-plot-"]').first.click()
     page.wait_for_selector('#actions button[data-key="go-pay"]')
     # as the page is, every box at its top (the focus may have scrolled one)
@@ -169,11 +181,7 @@ def test_civ4_payment_shows_the_own_plots_the_whole_hand_and_the_whole_editor(
 
 
 def test_civ4_defence_is_whole_at_1280x800(server: ServerProcess, browser: Any) -> None:
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["defend"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    _, page, seat, _ = open_position(server, browser, "civ4-2p", "defend", (1280, 800))
     page.evaluate("document.querySelectorAll('*').forEach((e) => { e.scrollTop = 0; })")
     assert page_scrolls(page) == []
     assert (
@@ -223,11 +231,7 @@ SIDE_GAPS_JS = r"""
 
 
 def test_carta_play_is_one_screen_at_1280x800(server: ServerProcess, browser: Any) -> None:
-    rec = start(server.base, load("carta-draft-4p"))
-    at = rec.record["positions"]["play"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (1280, 800))
+    rec, page, _, _ = open_position(server, browser, "carta-draft-4p", "play", (1280, 800))
     regions = [
         '[data-testid="turn"]',
         '[data-testid="hand"]',
@@ -255,11 +259,7 @@ SHOWN_JS = r"""
 
 
 def test_civ4_phone_action_bar_is_fixed_at_the_bottom(server: ServerProcess, browser: Any) -> None:
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (390, 844))
+    _, page, _, _ = open_position(server, browser, "civ4-2p", "purchase-plot", (390, 844))
     bar = page.evaluate(
         "(() => { const r = document.querySelector('#actions').getBoundingClientRect();"
         " return [getComputedStyle(document.querySelector('#actions')).position,"
@@ -292,11 +292,7 @@ def test_civ4_phone_action_bar_is_fixed_at_the_bottom(server: ServerProcess, bro
 def test_phone_regions_are_tabs(server: ServerProcess, browser: Any) -> None:
     """On a phone the regions are WAI-ARIA tabs: one panel shown at a time, a click or the
     arrow keys select another; the address keeps the seat."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["defend"]
-    rec.advance(int(at["moves"]))
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, int(at["moves"]), (390, 844))
+    _, page, seat, _ = open_position(server, browser, "civ4-2p", "defend", (390, 844))
     tabs = page.locator('[role="tablist"] [role="tab"]')
     assert tabs.count() == 3
     assert page.locator('[role="tab"][aria-selected="true"]').count() == 1
@@ -345,12 +341,10 @@ def test_civ4_collect_buy_a_plot_and_end_in_four_clicks(
     server: ServerProcess, browser: Any
 ) -> None:
     """Collect as proposed, buy a market plot with the proposed payment, end: 4 clicks."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    moves = int(at["moves"]) - 1  # the seat's collect, before that purchase
-    rec.advance(moves)
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, moves, (1280, 800))
+    # back=1: the seat's collect, before that purchase
+    _, page, seat, moves = open_position(
+        server, browser, "civ4-2p", "purchase-plot", (1280, 800), back=1
+    )
     clicks = 0
 
     def click(selector: str) -> None:
@@ -391,12 +385,7 @@ def test_civ4_collect_buy_a_plot_and_end_in_four_clicks(
 
 
 def test_carta_play_a_card_and_end_in_two_clicks(server: ServerProcess, browser: Any) -> None:
-    rec = start(server.base, load("carta-draft-4p"))
-    at = rec.record["positions"]["play"]
-    moves = int(at["moves"])
-    rec.advance(moves)
-    seat = int(at["seat"])
-    page = open_at(browser, rec, seat, moves, (1280, 800))
+    _, page, seat, _ = open_position(server, browser, "carta-draft-4p", "play", (1280, 800))
     clicks = 0
 
     def click(selector: str) -> None:
@@ -419,10 +408,7 @@ def test_civ4_a_market_plot_clicked_opens_its_payment_with_steppers(
 ) -> None:
     """The card is the control: a click on a market plot's face opens the payment, the
     proposed payment filled in (its total the cost); a stepper changes one resource."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    rec.advance(int(at["moves"]))
-    page = open_at(browser, rec, int(at["seat"]), int(at["moves"]), (1280, 800))
+    _, page, _, _ = open_position(server, browser, "civ4-2p", "purchase-plot", (1280, 800))
     page.locator('[data-testid^="market-plot-"] h4').first.click()
     pay = page.locator('#actions button[data-key="go-pay"]')
     pay.wait_for()
@@ -446,13 +432,8 @@ def test_civ4_an_opponents_board_opens_to_the_full_view_and_stays_open(
     """Each opponent's board is compact, a disclosure (a button with aria-expanded, the board's
     tiles its aria-controls) opens it to the full view; it stays open when the board is drawn
     again after the next moves; the keyboard closes it. The own empire has none."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-plot"]
-    moves = int(at["moves"])
-    rec.advance(moves)
-    seat = int(at["seat"])
+    rec, page, seat, moves = open_position(server, browser, "civ4-2p", "purchase-plot", (1280, 800))
     other = 1 - seat
-    page = open_at(browser, rec, seat, moves, (1280, 800))
     board = f'[data-testid="player-{other}"]'
     toggle = page.locator(f'{board} button[data-board="{other}"]')
     assert toggle.get_attribute("aria-expanded") == "false"
@@ -489,11 +470,7 @@ def test_civ4_phone_a_build_opens_the_boards_tab_once(server: ServerProcess, bro
     tab (the plot's Build in sight) once for that choice, and the choice cancelled brings the
     hand's tab back; the tab the player selects is kept over the redraws of the same choice.
     The settlement's choice of a plot opens it too."""
-    rec = start(server.base, load("civ4-2p"))
-    at = rec.record["positions"]["purchase-build"]
-    moves = int(at["moves"])
-    rec.advance(moves)
-    page = open_at(browser, rec, int(at["seat"]), moves, (390, 844))
+    _, page, _, _ = open_position(server, browser, "civ4-2p", "purchase-build", (390, 844))
     assert page.get_attribute("#tab-mine", "aria-selected") == "true"
     card = page.locator("#mine button[data-build-card]").first
     code = card.get_attribute("data-build-card")
@@ -511,10 +488,7 @@ def test_civ4_phone_a_build_opens_the_boards_tab_once(server: ServerProcess, bro
     assert page.get_attribute("#tab-mine", "aria-selected") == "true"
     assert page.errors == []
     page.context.close()
-    rec2 = start(server.base, load("civ4-2p"))
-    at = rec2.record["positions"]["settle"]
-    rec2.advance(int(at["moves"]))
-    page = open_at(browser, rec2, int(at["seat"]), int(at["moves"]), (390, 844))
+    _, page, _, _ = open_position(server, browser, "civ4-2p", "settle", (390, 844))
     page.wait_for_selector('#tab-players[aria-selected="true"]')
     assert not_in_sight(page, ['#players button[data-key^="settle-"]']) == []
     assert page.errors == []
@@ -527,10 +501,7 @@ def test_carta_phone_a_choice_of_a_domain_opens_the_play_areas_tab_once(
     """On a phone, an effect whose next step asks for a domain of the play area (Experiment)
     opens the play areas' tab once; the tab the player then selects is kept when the table is
     drawn again (the guide turned off) with the same choice pending."""
-    rec = start(server.base, load("carta-draft-4p"))
-    at = rec.record["positions"]["effects"]
-    rec.advance(int(at["moves"]))
-    page = open_at(browser, rec, int(at["seat"]), int(at["moves"]), (390, 844))
+    _, page, _, _ = open_position(server, browser, "carta-draft-4p", "effects", (390, 844))
     assert page.get_attribute("#tab-mine", "aria-selected") == "true"
     page.locator('#actions button[data-key="effect-experiment"]').click()
     page.wait_for_selector('#tab-players[aria-selected="true"]')
