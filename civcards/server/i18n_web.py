@@ -24,6 +24,13 @@ def web_keys() -> list[str]:
     return sorted(k for k in MESSAGES if k.startswith("web."))
 
 
+def bot_key_name(bot: str) -> str:
+    """A bot's level as it stands in a catalogue key (``web.bot_*``, ``web.botlevel.*``):
+    without its budget and with ``_`` for ``+``, which a key holds none of
+    (``"ismcts+net:200it"`` -> ``"ismcts_net"``)."""
+    return bot.partition(":")[0].replace("+", "_")
+
+
 def seat_name(seat: int, kind: str | None, bot: str | None, name: str | None, lang: str) -> str:
     """A seat's name as the table shows it in ``lang``: its player's own name, else the
     words for a seat nobody named ("Seat 2") or for a bot the server named when the game
@@ -31,7 +38,7 @@ def seat_name(seat: int, kind: str | None, bot: str | None, name: str | None, la
     n = seat + 1
     if kind == "bot" and bot and (not name or name == f"{bot} bot {n}"):
         base = bot.partition(":")[0]
-        key = "web.botlevel." + base.replace("+", "_")  # a key holds no "+" (ismcts+net)
+        key = "web.botlevel." + bot_key_name(bot)
         level = t(lang, key) if key in MESSAGES else base
         return t(lang, "web.bot_seat", n=n, level=level)
     return name or t(lang, "web.seat_n", n=n)

@@ -18,6 +18,7 @@ from ..bots import bot_names
 from ..game_api import Game, all_games, register
 from ..i18n import MESSAGES, normalize_lang, t
 from .botpool import BotSettings, search_level, search_seconds
+from .i18n_web import bot_key_name
 
 #: the environment variable naming extra games to register at start-up
 EXTRA_GAMES_ENV = "CIVCARDS_EXTRA_GAMES"
@@ -123,9 +124,7 @@ def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[d
             label = t(lang, "web.bot_search_seconds", seconds=secs)
             out.append({"name": search_level(caps), "label": label})
         else:
-            # a catalogue key holds no '+': ismcts+net's words are web.bot_ismcts_net
-            key = "web.bot_" + b.replace("+", "_")
-            out.append({"name": b, "label": _label(lang, key, b)})
+            out.append({"name": b, "label": _label(lang, "web.bot_" + bot_key_name(b), b)})
     return out
 
 

@@ -21,13 +21,20 @@ export function errorText(data) {
   return t("web.error", { detail: (data && data.detail) || "" });
 }
 
+/** A bot level's words ("greedy" -> "bot: greedy"), else its name; a catalogue key holds no
+ * "+" (ismcts+net's words are web.bot_ismcts_net). */
+export function botLabel(bot) {
+  const key = `web.bot_${bot.replace("+", "_")}`;
+  return texts[key] !== undefined ? t(key) : bot;
+}
+
 /** A seat's name (a public seat: {seat, kind, bot, name}) in the reader's language: the
  * player's own, else "Seat 2", or a bot's default name ("random bot 3", stored in English). */
 export function seatName(s) {
   const n = s.seat + 1;
   if (s.kind === "bot" && s.bot && (!s.name || s.name === `${s.bot} bot ${n}`)) {
-    const base = s.bot.split(":")[0].replace("+", "_"); // a key holds no "+" (ismcts+net)
-    const key = `web.botlevel.${base}`;
+    const base = s.bot.split(":")[0];
+    const key = `web.botlevel.${base.replace("+", "_")}`; // a key holds no "+"
     return t("web.bot_seat", { n, level: texts[key] !== undefined ? t(key) : base });
   }
   return s.name || t("web.seat_n", { n });

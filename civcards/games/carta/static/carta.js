@@ -4,7 +4,7 @@
 // guide and cue. The objects are controls too (issue 39): a card of the hand is played by a
 // click; a domain of the own play area starts its effects; a seat's board or a domain's track
 // answers the choice of an effect that asks for it. The buttons stay for the keyboard.
-import { esc, t } from "/static/common.js";
+import { botLabel, esc, t } from "/static/common.js";
 
 import {
   LETTERS, cardTip, cardsWords, countLetters, domainName, effectName, effectTip, ensureStyle, face, faceTips, icon,
@@ -95,12 +95,6 @@ function renderStatus() {
 
 function markersAt(seat, d) {
   return view.observation.markers.filter((m) => m.seat === seat && m.domain === d);
-}
-
-function botLabel(bot) {
-  const key = `web.bot_${bot.replace("+", "_")}`;
-  const s = t(key);
-  return s === key ? bot : s;
 }
 
 function renderPlayers() {

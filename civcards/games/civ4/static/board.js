@@ -1,8 +1,8 @@
 // civ4 at the table: the board (the status, every empire with its plots, the markets, the
 // seat's hand, the discard pile), drawn from the server's view (civcards/games/civ4/web.py).
-import { esc, t } from "/static/common.js";
+import { botLabel, esc, t } from "/static/common.js";
 import { PERSON, popIcons, resChips, resText, supplyChips } from "./symbols.js";
-import { $, B, T, botLabel, draw, drawParts, cardName, fullBoards, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
+import { $, B, T, draw, drawParts, cardName, fullBoards, has, mine, name, startsWith, turnText, ui, view, whyNot } from "./state.js";
 import { pickButton, renderCombat, targetButton } from "./combat.js";
 import { bind } from "./events.js";
 import { face } from "./faces.js";

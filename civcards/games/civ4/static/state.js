@@ -81,12 +81,6 @@ export function cardName(code) {
   return c ? c.name : code;
 }
 
-export function botLabel(bot) {
-  const key = `web.bot_${bot.replace("+", "_")}`;
-  const s = t(key);
-  return s === key ? bot : s;
-}
-
 export function turnText(table) {
   use(table);
   if (view.result || view.game.status === "finished") return t("ui.game_over");
