@@ -46,6 +46,7 @@ from civcards.bots.netsearch import NetSearchBot
 from civcards.bots.policy_net import PolicyValueNet
 from civcards.game_api import Game, default_options, get_game
 from civcards.learn.torch_net import TorchPolicyValue
+from civcards.stats import wilson
 
 Row = tuple[Any, list[int], int, float]  # observation, legal actions, action, old log-prob
 
@@ -137,17 +138,6 @@ def evaluate(game: Game, net: PolicyValueNet, games: int) -> float:
         _, share = play(game, net, 900_000 + i // 2, i % 2, sample=False)
         total += share
     return total / games
-
-
-def wilson(k: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def main() -> None:
