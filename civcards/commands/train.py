@@ -1,5 +1,7 @@
 """``civcards train --game NAME``: expert iteration for the ``net`` and ``ismcts+net`` bots
-(:mod:`civcards.learn.loop`; needs PyTorch, the ``train`` extra)."""
+(:mod:`civcards.learn.loop`), or with ``--method pg`` policy-gradient fine-tuning of a
+network (:mod:`civcards.learn.pg`, :mod:`civcards.commands.train_pg`); needs PyTorch,
+the ``train`` extra."""
 
 from __future__ import annotations
 
@@ -10,30 +12,70 @@ from typing import Annotated, Any
 import typer
 
 from .progress import progress_bar
+from .train_pg import PG_DEFAULTS, PG_ONLY, run_pg_command
 
 EXIT_USAGE = 2
+
+#: the expert method's defaults, for the options shared with ``--method pg``
+EXPERT_DEFAULTS: dict[str, Any] = {
+    "generations": 10,
+    "games": 40,
+    "iterations": 100,
+    "epochs": 3,
+    "lr": 1e-3,
+    "value_weight": 1.0,
+    "gauntlet_search": 2,
+}
+METHODS = ("expert", "pg")
 
 
 def run_train(
     game_name: str | None,
     out: str | None,
-    generations: int,
+    generations: int | None,
     settings: dict[str, Any],
     jobs: int,
     ray: str | None,
     as_json: bool,
     show_progress: bool,
+    method: str = "expert",
+    pg: dict[str, Any] | None = None,
 ) -> int:
+    """Check the options and run ``method``; the exit status. ``settings`` holds the
+    expert method's options (None: the method's default), ``pg`` the pg method's own."""
     from .games import resolve_game
 
+    if method not in METHODS:
+        typer.echo(f"error: --method must be one of {', '.join(METHODS)}", err=True)
+        return EXIT_USAGE
     try:
         game = resolve_game(game_name)
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         return EXIT_USAGE
+    pg = pg or {}
     problems = []
     if game.encoding() is None:
         problems.append(f"{game.title} has no action encoding, so no network can learn it")
+    if ray is not None:
+        from ..sim.distributed import ray_available
+
+        if not ray_available():
+            problems.append(
+                "--ray needs Ray: pip install 'civcards[ray]' "
+                "(or make install EXTRAS=dev,web,research,sim,ray,train)"
+            )
+    if method == "pg":
+        if generations is not None:
+            problems.append("--method pg counts --iterations, not --generations")
+        values = {**settings, **pg}
+        values = {k: (PG_DEFAULTS.get(k) if v is None else v) for k, v in values.items()}
+        return run_pg_command(game, out, values, jobs, ray, as_json, show_progress, problems)
+    given = [k for k in PG_ONLY if pg.get(k) is not None]
+    if given:
+        problems.append(f"--{given[0].replace('_', '-')} is an option of --method pg only")
+    settings = {k: (EXPERT_DEFAULTS.get(k) if v is None else v) for k, v in settings.items()}
+    generations = int(EXPERT_DEFAULTS["generations"]) if generations is None else generations
     from ..bots.search import searchable
 
     if not searchable(game):
@@ -81,14 +123,6 @@ def run_train(
         problems.append("--generations must be at least 1")
     if jobs < 1:
         problems.append("--jobs must be at least 1")
-    if ray is not None:
-        from ..sim.distributed import ray_available
-
-        if not ray_available():
-            problems.append(
-                "--ray needs Ray: pip install 'civcards[ray]' "
-                "(or make install EXTRAS=dev,web,research,sim,ray,train)"
-            )
     path = Path(out) if out else Path("studies") / "learning" / game.name
     if path.exists() and not path.is_dir():
         problems.append(f"--out {str(path)!r} is a file: name a folder")
@@ -163,21 +197,46 @@ def register(app: typer.Typer) -> None:
                 "an existing run there is resumed.",
             ),
         ] = None,
+        method: Annotated[
+            str,
+            typer.Option(
+                "--method",
+                help="'expert': expert iteration (imitation of greedy, then of a search); "
+                "'pg': policy-gradient (PPO) fine-tuning of a network in games against "
+                "--opponent.",
+            ),
+        ] = "expert",
         generations: Annotated[
-            int, typer.Option("--generations", help="Train until this many generations are done.")
-        ] = 10,
+            int | None,
+            typer.Option(
+                "--generations", help="Train until this many generations are done (default 10)."
+            ),
+        ] = None,
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
         players: Annotated[int, typer.Option("--players", "-p", help="Players.")] = 2,
         warm_games: Annotated[
             int, typer.Option("--warm-games", help="Greedy games imitated in generation 0.")
         ] = 400,
         games: Annotated[
-            int, typer.Option("--games", "-n", help="Self-play games a generation.")
-        ] = 40,
+            int | None,
+            typer.Option(
+                "--games",
+                "-n",
+                help="Games a generation (default 40), with pg an iteration (default 1000).",
+            ),
+        ] = None,
         iterations: Annotated[
-            int, typer.Option("--iterations", help="Search iterations a self-play decision.")
-        ] = 100,
-        epochs: Annotated[int, typer.Option("--epochs", help="Passes over the buffer.")] = 3,
+            int | None,
+            typer.Option(
+                "--iterations",
+                help="Search iterations a self-play decision (default 100); with pg, train "
+                "until this many iterations are done (default 100).",
+            ),
+        ] = None,
+        epochs: Annotated[
+            int | None,
+            typer.Option("--epochs", help="Passes over the buffer (with pg: the games) (3)."),
+        ] = None,
         warm_epochs: Annotated[
             int, typer.Option("--warm-epochs", help="Passes over generation 0's examples.")
         ] = 6,
@@ -190,11 +249,33 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--gauntlet", help="Games of net against greedy a generation.")
         ] = 20,
         gauntlet_search: Annotated[
-            int,
+            int | None,
             typer.Option(
-                "--gauntlet-search", help="Games of ismcts+net against ismcts:1000it a generation."
+                "--gauntlet-search",
+                help="Games of ismcts+net against ismcts:1000it a generation (default 2), "
+                "with pg an evaluation (default 0).",
             ),
-        ] = 2,
+        ] = None,
+        eval_games: Annotated[
+            int | None,
+            typer.Option(
+                "--eval", help="pg: games of net against greedy an evaluation (default 400)."
+            ),
+        ] = None,
+        eval_every: Annotated[
+            int | None,
+            typer.Option("--eval-every", help="pg: evaluate every this many iterations (5)."),
+        ] = None,
+        opponent: Annotated[
+            str | None,
+            typer.Option("--opponent", help="pg: the bot the network plays against (greedy)."),
+        ] = None,
+        clip: Annotated[
+            float | None, typer.Option("--clip", help="pg: PPO's clip of the ratio (0.2).")
+        ] = None,
+        entropy: Annotated[
+            float | None, typer.Option("--entropy", help="pg: the entropy bonus (0.003).")
+        ] = None,
         expert: Annotated[
             str,
             typer.Option(
@@ -219,11 +300,16 @@ def register(app: typer.Typer) -> None:
                 "training, per buffer example (0: only through the buffer).",
             ),
         ] = 1.0,
-        lr: Annotated[float, typer.Option("--lr", help="Adam's learning rate.")] = 1e-3,
+        lr: Annotated[
+            float | None,
+            typer.Option("--lr", help="Adam's learning rate (1e-3; with pg 3e-5)."),
+        ] = None,
         init: Annotated[
             str,
             typer.Option(
-                "--init", help="A network file that generation 0 takes instead of training one."
+                "--init",
+                help="A network file that generation 0 takes instead of training one "
+                "(pg: the network to fine-tune, default the game's shipped one).",
             ),
         ] = "",
         validation: Annotated[
@@ -235,11 +321,12 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 0.1,
         value_weight: Annotated[
-            float,
+            float | None,
             typer.Option(
-                "--value-weight", help="The value loss's weight beside the policy loss's."
+                "--value-weight",
+                help="The value loss's weight beside the policy loss's (1; with pg 0.5).",
             ),
-        ] = 1.0,
+        ] = None,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
         ray: Annotated[
             str | None,
@@ -253,8 +340,9 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Teach the `net` bot by expert iteration: imitation of greedy, then of a stronger
-        search's games (or self-play of the search guided by the network), checkpoints every
-        generation (resumed), a learning curve (needs PyTorch)."""
+        search's games (or self-play of the search guided by the network); or with
+        `--method pg` by policy gradient (PPO) in games against --opponent. Checkpoints
+        (resumed by the same command), a learning curve (needs PyTorch)."""
         settings = {
             "seed": seed,
             "players": players,
@@ -276,6 +364,24 @@ def register(app: typer.Typer) -> None:
             "validation": validation,
             "value_weight": value_weight,
         }
+        pg = {
+            "eval": eval_games,
+            "eval_every": eval_every,
+            "opponent": opponent,
+            "clip": clip,
+            "entropy": entropy,
+        }
         raise typer.Exit(
-            run_train(game_name, out, generations, settings, jobs, ray, as_json, not no_progress)
+            run_train(
+                game_name,
+                out,
+                generations,
+                settings,
+                jobs,
+                ray,
+                as_json,
+                not no_progress,
+                method=method,
+                pg=pg,
+            )
         )
