@@ -86,6 +86,9 @@ class GameResult:
     #: seconds each seat's bot spent deciding, and how many moves it chose
     think: list[float] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
+    #: the process's CPU seconds each seat's bot spent deciding (``think`` is wall-clock
+    #: time, which other work on the machine stretches; this is not stretched)
+    cpu: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -240,7 +243,7 @@ def play_seated(
 
     The bot of seat ``s`` is seeded ``bot_seed + 1 + s`` (``bot_seed`` defaults
     to ``gseed``). With ``timing`` the time each bot takes to choose its moves
-    is measured (``think``; else zeros).
+    is measured (``think``, wall-clock, and ``cpu``, the process's CPU time; else zeros).
     """
     seats = list(seats)
     players = len(seats)
@@ -249,8 +252,10 @@ def play_seated(
     base = gseed if bot_seed is None else bot_seed
     bots = [make_bot(game, spec, seed=base + 1 + s) for s, spec in enumerate(seats)]
     think = [0.0] * players
+    cpu = [0.0] * players
     decisions = [0] * players
     clock = time.perf_counter
+    cpu_clock = time.process_time
     apply = game.apply_choice
     choices = game.choices
     expand = game.expand
@@ -260,6 +265,7 @@ def play_seated(
     seat = start
     while seat is not None:
         t0 = clock() if timing else 0.0
+        c0 = cpu_clock() if timing else 0.0
         pick = draw[seat]
         if pick is not None:
             choice: Choice = pick(choices(state))
@@ -268,6 +274,7 @@ def play_seated(
         else:
             choice = bot_choice(bots[seat], game, state)
         if timing:
+            cpu[seat] += cpu_clock() - c0
             think[seat] += clock() - t0
         decisions[seat] += 1
         apply(state, choice)
@@ -295,6 +302,7 @@ def play_seated(
         extra=game.sim_row(state) if rows else {},
         think=think,
         decisions=decisions,
+        cpu=cpu,
     )
 
 
