@@ -131,8 +131,19 @@ def test_a_run_writes_checkpoints_and_curve_and_resumes_the_same(tmp_path: Path)
     assert _digest(broken / "net-i002.npz") == _digest(whole / "net-i002.npz")
     with pytest.raises(ValueError, match="other settings"):
         run_pg(game, _small(init, lr=1e-3), broken, 3)
+    # a checkout with only the committed (evaluated) networks makes the missing ones again
+    (broken / "net-i002.npz").unlink()
+    assert run_pg(game, _small(init), broken, 2)["iteration"] == 2
+    assert _digest(broken / "net-i002.npz") == _digest(whole / "net-i002.npz")
     # the evaluation's sizes may change
     run_pg(game, replace(_small(init), eval=0), broken, 2)
+    # a folder of the study script's runs (networks, no run.json) is left alone
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "net-i016.npz").write_bytes((whole / "net-i002.npz").read_bytes())
+    with pytest.raises(ValueError, match=r"no run\.json"):
+        run_pg(game, _small(init), study, 1)
+    assert [p.name for p in study.iterdir()] == ["net-i016.npz"]
 
 
 def test_the_command_runs_and_says_how_to_resume(tmp_path: Path) -> None:

@@ -458,7 +458,21 @@ def run_pg(
         _check_resume(out, state, cfg)
         # the gauntlet's sizes may change between sessions
         state["config"] = asdict(cfg)
+        # a fresh checkout has only the evaluated networks: go on from the last one there
+        # (the iterations after it are made again, the same)
+        last = int(state["iteration"])
+        while last >= 0 and not net_path(out, last).is_file():
+            last -= 1
+        if last < state["iteration"]:
+            say(f"iteration {state['iteration']}'s network is missing: going on from {last}")
+            state["iteration"] = last
+            state["curve"] = [c for c in state["curve"] if c["iteration"] <= last]
     else:
+        if any(out.glob("net-i*.npz")):
+            raise ValueError(
+                f"{out} holds networks but no run.json (a run of the study script "
+                "studies/learning/pg.py): train into another folder"
+            )
         state = {
             "method": "pg",
             "game": game.name,
