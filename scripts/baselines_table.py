@@ -205,9 +205,11 @@ def markdown(t: dict[str, Any]) -> str:
     ]
     for r in t["rows"]:
         lo, hi = r["ci95"]
+        share = (
+            f"{100 * r['win_share']:.1f} % ({100 * lo:.0f}–{100 * hi:.0f})" if r["games"] else "–"
+        )
         out.append(
-            f"| `{r['bot']}` | {r['games']} | {100 * r['win_share']:.1f} % "
-            f"({100 * lo:.0f}–{100 * hi:.0f}) | {r['mu']:.2f} | {r['sigma']:.2f} | "
+            f"| `{r['bot']}` | {r['games']} | {share} | {r['mu']:.2f} | {r['sigma']:.2f} | "
             f"{r['ordinal']:.2f} | {_ms(r['cpu_ms_per_decision'])} | "
             f"{_ms(r['cpu_s_per_game'])} |"
         )
