@@ -193,7 +193,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--out",
                 "-o",
-                help="The run's folder (default studies/learning/<game>); "
+                help="The run's folder (default studies/learning/<game>, with pg <game>-pg); "
                 "an existing run there is resumed.",
             ),
         ] = None,
