@@ -13,9 +13,9 @@ PY=${PY:-python}
 MIN=${MIN:-10}
 SEED=37
 CARTA_BOTS="random,greedy,ismcts:100it,ismcts:300it,ismcts:1000it,net,ismcts+net:300it"
-CARTA_GAMES=840  # 20 cycles of the 42 seatings
+CARTA_GAMES=420  # 10 cycles of the 42 seatings
 CIV4_BOTS="random,greedy,culture,military,population,techrush,wonders,ismcts:100it,ismcts:300it,ismcts:1000it,net,ismcts+net:300it"
-CIV4_GAMES=264  # 2 cycles of the 132 seatings
+CIV4_GAMES=132  # 1 cycle of the 132 seatings
 chunk() {  # chunk GAME BOTS GAMES; returns 3 when the arena is complete
   "$PY" $R/play.py --game "$1" --bots "$2" -n "$3" --seed $SEED --dir "$R/$1" \
     --minutes "$MIN" --no-progress
