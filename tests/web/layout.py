@@ -38,6 +38,13 @@ _PROBLEMS_JS = r"""
   const vw = document.documentElement.clientWidth;
   const scope = root ? document.querySelector(root) : document.body;
   if (!scope) return [`no element ${root}`];
+  // each element's computed style, asked once (the page does not change while it is measured)
+  const styles = new Map();
+  const style = (el) => {
+    let cs = styles.get(el);
+    if (!cs) { cs = getComputedStyle(el); styles.set(el, cs); }
+    return cs;
+  };
   // drawn: not in a closed <details>, not hidden
   const shown = (el) => el.getClientRects().length > 0
     && el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true });
@@ -53,7 +60,7 @@ _PROBLEMS_JS = r"""
   // the box that scrolls or clips an element (its overflow is not a page's overflow)
   const clipped = (el) => {
     for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-      const cs = getComputedStyle(p);
+      const cs = style(p);
       if (cs.overflowX !== "visible" || cs.overflowY !== "visible") return true;
       if (cs.clip !== "auto" && cs.position === "absolute") return true;
     }
@@ -84,7 +91,7 @@ _PROBLEMS_JS = r"""
     if (tag !== "svg" && tag !== "img") continue;
     if (el.closest(".chart")) continue; // a drawing (the review's graph), not an icon
     const parent = el.parentElement;
-    const fs = parseFloat(getComputedStyle(parent).fontSize) || 16;
+    const fs = parseFloat(style(parent).fontSize) || 16;
     const r = el.getBoundingClientRect();
     if (r.height > iconRatio * fs + 0.5 || r.width > iconRatio * fs + 0.5) {
       out.push(`icon: ${desc(parent)} has an icon of ${Math.round(r.width)}x${Math.round(r.height)} px by text of ${fs} px`);
@@ -94,7 +101,7 @@ _PROBLEMS_JS = r"""
     if (!(el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0)) continue;
     const tag = el.tagName.toLowerCase();
     if (["svg", "select", "input", "textarea", "img", "table", "tbody", "thead", "tr"].includes(tag)) continue;
-    const cs = getComputedStyle(el);
+    const cs = style(el);
     if (cs.display.startsWith("inline") && cs.display !== "inline-block" && cs.display !== "inline-flex") continue;
     if (cs.overflowX !== "visible" || clipped(el)) continue;
     out.push(`spill: ${desc(el)} holds ${el.scrollWidth} px of content in ${el.clientWidth} px`);
@@ -121,9 +128,9 @@ _PROBLEMS_JS = r"""
     if (broken.length) out.push(`word: ${desc(el)} breaks ${broken.map((w) => `"${w}"`).join(", ")} across lines`);
   }
   for (const el of all) {
-    const d = getComputedStyle(el).display;
+    const d = style(el).display;
     if (!/(^|-)(flex|grid)$/.test(d)) continue;
-    const kids = [...el.children].filter((k) => shown(k) && !["absolute", "fixed"].includes(getComputedStyle(k).position))
+    const kids = [...el.children].filter((k) => shown(k) && !["absolute", "fixed"].includes(style(k).position))
       .map((k) => [k, k.getBoundingClientRect()]).filter(([, q]) => q.width > 1 && q.height > 1);
     for (let i = 0; i < kids.length; i++) {
       for (let j = i + 1; j < kids.length; j++) {
@@ -141,7 +148,7 @@ _PROBLEMS_JS = r"""
   const sight = (el, self) => {
     let r = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
     for (let p = self ? el : el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
-      const cs = getComputedStyle(p);
+      const cs = style(p);
       if (cs.overflowX === "visible" && cs.overflowY === "visible") continue;
       const q = p.getBoundingClientRect();
       r = { left: Math.max(r.left, q.left), top: Math.max(r.top, q.top),
@@ -153,11 +160,14 @@ _PROBLEMS_JS = r"""
     right: Math.min(p.right, q.right), bottom: Math.min(p.bottom, q.bottom) });
   // a bar fixed or stuck on the screen (a phone's action bar, its tabs) hides the page scrolled
   // under it: the text of the same such box (or of none) is compared with a control
+  // (each element's answer kept: its parent's answer is its own unless it is such a box)
+  const fixed = new Map();
   const fixedOf = (el) => {
-    for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
-      if (["fixed", "sticky"].includes(getComputedStyle(p).position)) return p;
-    }
-    return null;
+    if (!el || el === document.documentElement) return null;
+    if (fixed.has(el)) return fixed.get(el);
+    const bar = ["fixed", "sticky"].includes(style(el).position) ? el : fixedOf(el.parentElement);
+    fixed.set(el, bar);
+    return bar;
   };
   const controls = all.filter((el) => el.matches("button, select, input, textarea, [role=button]"));
   if (controls.length) {
@@ -178,10 +188,11 @@ _PROBLEMS_JS = r"""
       const box = cut(c.getBoundingClientRect(), sight(c, false));
       const bar = fixedOf(c);
       for (const [host, rects, text] of texts) {
-        if (c.contains(host) || host.contains(c) || fixedOf(host) !== bar) continue;
+        // where the boxes meet (measured first: most texts are nowhere near the control)
         const hit = rects.map((q) => cut(q, box)).find((q) => q.right - q.left > 2 && q.bottom - q.top > 2);
+        if (!hit || c.contains(host) || host.contains(c) || fixedOf(host) !== bar) continue;
         // drawn over it: the control is what is seen there (not a bar over both, the text's own)
-        const top = hit && document.elementFromPoint((hit.left + hit.right) / 2, (hit.top + hit.bottom) / 2);
+        const top = document.elementFromPoint((hit.left + hit.right) / 2, (hit.top + hit.bottom) / 2);
         if (top && c.contains(top)) {
           out.push(`cover: ${desc(c)} is drawn over the text "${text.replace(/\s+/g, " ").slice(0, 40)}" of ${desc(host)}`);
         }
