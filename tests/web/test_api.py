@@ -293,9 +293,10 @@ def find_hidden_choice(
 
 
 def test_pending_choice_reveals_only_to_its_seat_and_survives_restart(
-    own_server: ServerProcess,
+    server: ServerProcess,
 ) -> None:
-    server = own_server
+    # the module's server, crashed and started again here (a restart keeps its database and
+    # port, so the module's other tests are served as before: no server of its own to start)
     rng = random.Random(4)
     found = None
     for seed in range(30):
@@ -375,8 +376,8 @@ def human_bot_human(
     return g["id"], tokens, [t for t in tokens if t]
 
 
-def test_restart_rebuilds_the_same_views(own_server: ServerProcess) -> None:
-    server = own_server
+def test_restart_rebuilds_the_same_views(server: ServerProcess) -> None:
+    # the module's server, restarted here (its database and port kept)
     gid, tokens, real = human_bot_human(server, "random", 33, random.Random(2), 25)
     before = snapshot(server, gid, real)
     server.restart()
