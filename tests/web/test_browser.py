@@ -243,8 +243,8 @@ def table_text(page: Page) -> str:
     )
 
 
-def test_reload_and_server_restart_resume_exactly(own_server: ServerProcess, context: Any) -> None:
-    server = own_server
+def test_reload_and_server_restart_resume_exactly(server: ServerProcess, context: Any) -> None:
+    # the module's server, restarted here (its database and port kept: no server of its own)
     g = server.create(players=2, seats=[{"kind": "human", "name": "Ana"}, {"kind": "bot"}], seed=31)
     page = context.new_page()
     errors = watch_errors(page)
@@ -391,9 +391,8 @@ def test_keyboard_only_turn(server: ServerProcess, context: Any) -> None:
 
 
 def test_hidden_choice_is_committed_before_the_cards_show(
-    own_server: ServerProcess, context: Any
+    server: ServerProcess, context: Any
 ) -> None:
-    server = own_server
     rng = random.Random(6)
     found = None
     for seed in range(40):
@@ -483,7 +482,11 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
     server: ServerProcess, browser: Any
 ) -> None:
     """For each kind of effect met in random games, the guided choices end in a legal move
-    (checked against the server's options), and Cancel leaves the game as it was."""
+    (checked against the server's options), and Cancel leaves the game as it was.
+
+    The games are driven by their moves alone (one request each): the same game played
+    here (``local``) says whose turn it is and what is offered, and where it offers a kind
+    of effect not walked yet the server's options are fetched and must be the same."""
     rng = random.Random(11)
     covered: set[str] = set()
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -496,22 +499,25 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
             local = carta.new_game(2, seed=500 + seed)  # to let a greedy bot choose the moves
             civ = get_game("carta")
             bot = make_bot(civ, "greedy", seed)
-            for i in range(250):
-                # a seat's token: the driver's many requests count against that seat's rate
-                # limit (limits.py), not against the address it shares with the browsers
-                who = {"X-Seat-Token": tokens[i % 2]}
-                info = http.get(f"/api/games/{g['id']}", headers=who).json()
-                if info["status"] == "finished":
+            number = 0  # the moves made (the server's move number)
+            for _ in range(250):
+                if local.finished:
+                    info = http.get(f"/api/games/{g['id']}").json()
+                    assert info["status"] == "finished", info
                     break
-                seat = info["to_move"]
-                st = http.get(
-                    f"/api/games/{g['id']}/state",
-                    headers={"X-Seat-Token": tokens[seat]},
-                ).json()
-                opts = [o["text"] for o in st["options"]]
-                kinds = {o["text"].split()[0] for o in st["options"] if o["final"]}
+                seat = local.to_move
+                assert seat is not None
+                choices = civ.choices(local)
+                opts = [c.text for c in choices]
+                kinds = {c.text.split()[0] for c in choices if c.final}
                 new = kinds - covered - {"play", "keep", "take", "end"}
                 if new:
+                    st = http.get(
+                        f"/api/games/{g['id']}/state",
+                        headers={"X-Seat-Token": tokens[seat]},
+                    ).json()
+                    assert st["move_number"] == number, (st["move_number"], number)
+                    assert [o["text"] for o in st["options"]] == opts, (st["options"], opts)
                     kind = sorted(new)[0]
                     key = f"{g['id']}:{seat}"
                     if key not in pages:
@@ -546,23 +552,22 @@ def test_every_effect_offered_can_be_walked_to_a_legal_move(
                     words = mv.split()
                     prefix = " ".join(words[:2] if words[0] == "inquisition" else words[:1])
                     option = next(
-                        o["text"]
-                        for o in st["options"]
-                        if o["hidden"] and o["text"].startswith(prefix + " ")
+                        c.text for c in choices if c.hidden and c.text.startswith(prefix + " ")
                     )
                     r = http.post(
                         f"/api/games/{g['id']}/moves",
-                        json={"move": option, "expected": st["move_number"]},
+                        json={"move": option, "expected": number},
                         headers={"X-Seat-Token": tokens[seat]},
                     )
                     assert r.status_code == 200, r.text
                 local.apply(mv)
                 r = http.post(
                     f"/api/games/{g['id']}/moves",
-                    json={"move": mv, "expected": st["move_number"]},
+                    json={"move": mv, "expected": number},
                     headers={"X-Seat-Token": tokens[seat]},
                 )
                 assert r.status_code == 200, r.text
+                number += 1
                 if len(covered) >= 10:
                     break
             if len(covered) >= 10:
