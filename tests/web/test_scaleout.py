@@ -40,9 +40,9 @@ H = "X-Seat-Token"
 # -- fixtures ----------------------------------------------------------------
 
 
-@pytest.fixture
-def pg() -> Iterator[TempPostgres]:
-    """A PostgreSQL cluster of the test's own (it may be stopped and started again)."""
+def start_pg() -> Iterator[TempPostgres]:
+    """A PostgreSQL cluster started for the caller, stopped after it (skipped, or failed
+    where CIVCARDS_REQUIRE_PG asks for it, when it cannot be had)."""
     give_up = pytest.fail if env_flag("CIVCARDS_REQUIRE_PG") else pytest.skip
     bindir = find_bin()
     if bindir is None:
@@ -59,8 +59,7 @@ def pg() -> Iterator[TempPostgres]:
     db.stop()
 
 
-@pytest.fixture
-def rd() -> Iterator[TempRedis]:
+def start_rd() -> Iterator[TempRedis]:
     give_up = pytest.fail if env_flag("CIVCARDS_REQUIRE_REDIS") else pytest.skip
     binary = find_redis()
     if binary is None:
@@ -77,14 +76,14 @@ def rd() -> Iterator[TempRedis]:
     r.stop()
 
 
-@pytest.fixture
-def pair(
-    pg: TempPostgres, rd: TempRedis, tmp_path: Path
+def start_pair(
+    pg: TempPostgres, rd: TempRedis, where: Path
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two serve processes sharing one PostgreSQL and one Redis (bots move at once), started
-    side by side (each takes seconds to answer)."""
+    side by side (each takes seconds to answer); after use, neither process showed anyone
+    a traceback, nor wrote one."""
     procs = [
-        ServerProcess(tmp_path / name, db_url=pg.url, extra_args=["--redis", rd.url])
+        ServerProcess(where / name, db_url=pg.url, extra_args=["--redis", rd.url])
         for name in ("a", "b")
     ]
     with ThreadPoolExecutor(2) as pool:
@@ -94,6 +93,37 @@ def pair(
         p.stop()
     for p in procs:  # no process showed anyone a traceback, nor wrote one
         assert "Traceback" not in p.log(), p.log()[-3000:]
+
+
+@pytest.fixture
+def pg() -> Iterator[TempPostgres]:
+    """A PostgreSQL cluster of the test's own (it may be stopped and started again)."""
+    yield from start_pg()
+
+
+@pytest.fixture
+def rd() -> Iterator[TempRedis]:
+    """A Redis of the test's own (it may be lost and started again)."""
+    yield from start_rd()
+
+
+@pytest.fixture
+def pair(
+    pg: TempPostgres, rd: TempRedis, tmp_path: Path
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two processes of the test's own (:func:`start_pair`): one may be killed."""
+    yield from start_pair(pg, rd, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def shared_pair(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two processes over one PostgreSQL and one Redis for the module's tests that harm
+    none of them (each plays games of its own): started once, not once a test."""
+    for db in start_pg():
+        for r in start_rd():
+            yield from start_pair(db, r, tmp_path_factory.mktemp("pair"))
 
 
 # -- helpers -------------------------------------------------------------------
@@ -232,9 +262,9 @@ class Watcher:
 
 
 def test_a_move_through_one_process_reaches_clients_of_the_other(
-    pair: tuple[ServerProcess, ServerProcess],
+    shared_pair: tuple[ServerProcess, ServerProcess],
 ) -> None:
-    a, b = pair
+    a, b = shared_pair
     g = a.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=31)
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     engine = carta.new_game(2, seed=31)
@@ -274,11 +304,11 @@ def test_a_move_through_one_process_reaches_clients_of_the_other(
 
 
 def test_two_processes_storing_the_same_move_number_one_is_refused(
-    pair: tuple[ServerProcess, ServerProcess],
+    shared_pair: tuple[ServerProcess, ServerProcess],
 ) -> None:
     """The same move number sent at once through both processes: exactly one is stored,
     the other is refused 409 stale; the record holds no move twice and replays."""
-    a, b = pair
+    a, b = shared_pair
     g = a.create(players=2, seats=[{"kind": "human"}, {"kind": "human"}], seed=32)
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     rng = random.Random(3)
@@ -311,10 +341,12 @@ def test_two_processes_storing_the_same_move_number_one_is_refused(
     replays(rec)
 
 
-def test_bots_are_driven_once_across_processes(pair: tuple[ServerProcess, ServerProcess]) -> None:
+def test_bots_are_driven_once_across_processes(
+    shared_pair: tuple[ServerProcess, ServerProcess],
+) -> None:
     """A game with bots created through B, its human playing through A and B in turn:
     the bots' moves are stored once (no gaps, no doubles), the record replays."""
-    a, b = pair
+    a, b = shared_pair
     g = b.create(
         players=3,
         seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot"}],
