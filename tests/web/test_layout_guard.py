@@ -338,7 +338,11 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
     It is the browser's one whole civ4 game (the project plays each game's whole game once):
     the table marks the card set as reconstructed, the seat collects, discards, buys a
     technology and ends its steps by pointing alone, and the game ends with both scores."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    # with less motion asked for: the layout at rest is what is checked (the moves' glide,
+    # tests/web/test_move_flip.py's, costs a browser most of its work in a whole game)
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="de-DE", reduced_motion="reduce"
+    )
     ctx.add_init_script("localStorage.setItem('civcards.lang', 'de')")
     guard = Guard("civ4-game")
     try:
@@ -361,10 +365,11 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
             if civ4_ui.finished(page):
                 break
             n = civ4_ui.moves(page)
-            where = f"move{n}-{civ4_ui.step(page)}"
+            now = civ4_ui.step(page)
+            where = f"move{n}-{now}"
             guard.check(page, where)
             if (
-                civ4_ui.step(page) == "purchase"
+                now == "purchase"
                 and "plot" not in tried
                 and civ4_ui.present(thumb, '#mine button[data-key^="buy-plot-"]')
             ):
@@ -401,7 +406,9 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
 def test_carta_whole_game_on_a_phone_in_spanish(server: ServerProcess, browser: Any) -> None:
     """A whole carta game against two bots by pointing, at 390x844 in Spanish, checked at
     every decision of the seat and at its end."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="es-ES")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="es-ES", reduced_motion="reduce"
+    )
     ctx.add_init_script("localStorage.setItem('civcards.lang', 'es')")
     guard = Guard("carta-game")
     try:
