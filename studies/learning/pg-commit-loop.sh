@@ -1,7 +1,8 @@
 #!/bin/bash
 # Commit a running `civcards train --method pg` run's curve and its evaluated networks (the
 # ones its curve has a gauntlet for), every INTERVAL seconds while the run's process lives
-# (docs/learning.md, issue 37). Only paths under studies/learning/DIR are staged or committed.
+# (docs/learning.md, issue 37); a network no longer on disk (pruned to keep the
+# repository small) is left out. Only paths under studies/learning/DIR are staged or committed.
 # usage: studies/learning/pg-commit-loop.sh DIR PID [INTERVAL]     e.g. civ4-pg 8943 600
 set -u
 name=$1; pid=$2; interval=${3:-1800}
@@ -14,7 +15,7 @@ commit() {
 import json
 for c in json.load(open('$dir/run.json'))['curve']:
     if 'gauntlet' in c:
-        print('$dir/net-i%03d.npz' % c['iteration'])")
+        print('$dir/net-i%03d.npz' % c['iteration'])" | while read -r f; do [ -f "$f" ] && echo "$f"; done)
     last=$(python3 -c "
 import json
 c=[c for c in json.load(open('$dir/run.json'))['curve'] if 'gauntlet' in c][-1]['gauntlet']['net_vs_greedy']
