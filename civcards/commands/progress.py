@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -23,4 +26,28 @@ def progress_bar(label: str | None, show: bool, *, transient: bool = True) -> Pr
     )
 
 
-__all__ = ["progress_bar"]
+def stage_callbacks(
+    bar: Progress, quiet: bool
+) -> tuple[Callable[[str, int, int], None], Callable[[str], None]]:
+    """(progress, log) for a run of stages on ``bar`` (``civcards train``): ``progress(stage,
+    done, total)`` keeps one task a stage, removed when it is done; ``log(line)`` prints
+    above the bar unless ``quiet`` (``--json``)."""
+    tasks: dict[str, Any] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        task = tasks.get(stage)
+        if task is None:
+            task = tasks[stage] = bar.add_task(stage, total=total)
+        bar.update(task, completed=done, total=total)
+        if done >= total:
+            bar.remove_task(task)
+            del tasks[stage]
+
+    def log(line: str) -> None:
+        if not quiet:
+            bar.console.print(line, soft_wrap=True)
+
+    return progress, log
+
+
+__all__ = ["progress_bar", "stage_callbacks"]

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .progress import progress_bar
+from .progress import progress_bar, stage_callbacks
 from .train_pg import PG_DEFAULTS, PG_ONLY, run_pg_command
 
 EXIT_USAGE = 2
@@ -138,20 +138,7 @@ def run_train(
 
     cfg = TrainConfig(game=game.name, **settings)
     bar = progress_bar(None, show_progress, transient=True)
-    tasks: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        task = tasks.get(stage)
-        if task is None:
-            task = tasks[stage] = bar.add_task(stage, total=total)
-        bar.update(task, completed=done, total=total)
-        if done >= total:
-            bar.remove_task(task)
-            del tasks[stage]
-
-    def log(line: str) -> None:
-        if not as_json:
-            bar.console.print(line)
+    progress, log = stage_callbacks(bar, as_json)
 
     try:
         with bar:

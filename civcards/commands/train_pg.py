@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from .progress import progress_bar
+from .progress import progress_bar, stage_callbacks
 
 EXIT_USAGE = 2
 
@@ -118,20 +118,7 @@ def run_pg_command(
         gauntlet_search=int(values["gauntlet_search"]),
     )
     bar = progress_bar(None, show_progress, transient=True)
-    tasks: dict[str, Any] = {}
-
-    def progress(stage: str, done: int, total: int) -> None:
-        task = tasks.get(stage)
-        if task is None:
-            task = tasks[stage] = bar.add_task(stage, total=total)
-        bar.update(task, completed=done, total=total)
-        if done >= total:
-            bar.remove_task(task)
-            del tasks[stage]
-
-    def log(line: str) -> None:
-        if not as_json:
-            bar.console.print(line, soft_wrap=True)
+    progress, log = stage_callbacks(bar, as_json)
 
     try:
         with bar:

@@ -45,13 +45,10 @@ import numpy as np
 
 from ..bots.policy_net import PolicyValueNet
 from ..game_api import Game
-from ..sim.arena import ArenaConfig, run_arena
 from ..sim.simulate import run_indexed
 from ..stats import wilson
+from .gauntlet import Match, Progress, counter, play_matches, plot_rates
 from .selfplay import ExampleConfig, Examples, SparseObs, play_example_game
-
-#: what a progress callback receives: (stage, done, total)
-Progress = Callable[[str, int, int], None]
 
 
 @dataclass(frozen=True)
@@ -187,18 +184,6 @@ def _warm_sample(
     return warm.take(rows)
 
 
-def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any], None]:
-    """A callback that counts its calls to ``progress`` as the stage's done of ``total``."""
-    done = [0]
-
-    def tick(_: Any) -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(stage, done[0], total)
-
-    return tick
-
-
 def gauntlet(
     game: Game,
     cfg: TrainConfig,
@@ -208,8 +193,7 @@ def gauntlet(
     progress: Progress | None,
 ) -> dict[str, Any]:
     """The generation's fixed-seed matches: ``net`` vs greedy, ``ismcts+net`` vs the search."""
-    out: dict[str, Any] = {}
-    matches = [
+    matches: list[Match] = [
         ("net_vs_greedy", f"net:{weights}", "greedy", cfg.gauntlet),
         (
             "search_vs_ismcts",
@@ -218,23 +202,7 @@ def gauntlet(
             cfg.gauntlet_search,
         ),
     ]
-    for key, mine, theirs, games in matches:
-        if games <= 0:
-            continue
-        tick = _counter(progress, f"gauntlet {key}", games)
-        arena = ArenaConfig(bots=(mine, theirs), games=games, players=cfg.players, seed=cfg.seed)
-        summary = run_arena(arena, jobs=jobs, on_result=tick, game=game, ray=ray)
-        wins = float(summary.wins.get(mine, 0.0))
-        lo, hi = wilson(wins, games)
-        out[key] = {
-            "games": games,
-            "wins": wins,
-            "rate": wins / games,
-            "low": lo,
-            "high": hi,
-            "seconds_per_move": summary.seconds_per_move(mine),
-        }
-    return out
+    return play_matches(game, matches, cfg.players, cfg.seed, jobs, ray, progress, "gauntlet")
 
 
 def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
@@ -248,23 +216,15 @@ def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     gens = [c["generation"] for c in curve]
-    for key, label in (
-        ("net_vs_greedy", "net vs greedy"),
-        ("search_vs_ismcts", "ismcts+net vs ismcts:1000it"),
-    ):
-        pts = [(c["generation"], c["gauntlet"][key]) for c in curve if key in c.get("gauntlet", {})]
-        if pts:
-            ax.errorbar(
-                [g for g, _ in pts],
-                [m["rate"] for _, m in pts],
-                yerr=[
-                    [m["rate"] - m["low"] for _, m in pts],
-                    [m["high"] - m["rate"] for _, m in pts],
-                ],
-                marker="o",
-                capsize=3,
-                label=label,
-            )
+    plot_rates(
+        ax,
+        curve,
+        "generation",
+        (
+            ("net_vs_greedy", "net vs greedy"),
+            ("search_vs_ismcts", "ismcts+net vs ismcts:1000it"),
+        ),
+    )
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("generation (0: imitation of greedy)")
     ax.set_ylabel("win rate (Wilson 95 %)")
@@ -348,7 +308,7 @@ def run_training(
                 sample_moves=cfg.sample_moves,
             )
             count = cfg.games
-        tick = _counter(progress, f"generation {gen}: games", count)
+        tick = counter(progress, f"generation {gen}: games", count)
         parts = run_indexed(
             play_example_game, ecfg, count, jobs=jobs, game=game, on_result=tick, ray=ray
         )
@@ -394,7 +354,7 @@ def run_training(
         else:
             net = PolicyValueNet.load(_path(out, "net", prev))
             epochs = cfg.epochs
-        on_batch = _counter(
+        on_batch = counter(
             progress, f"generation {gen}: training", epochs * math.ceil(len(data) / 256)
         )
 

@@ -56,13 +56,10 @@ from ..bots.base import bot_choice
 from ..bots.netsearch import DEFAULT_ITERATIONS, NetSearchBot, load_network
 from ..bots.policy_net import PolicyValueNet, action_for_text, action_names
 from ..game_api import Game, default_options
-from ..sim.arena import ArenaConfig, run_arena
 from ..sim.simulate import run_indexed
 from ..stats import wilson
+from .gauntlet import Match, Progress, counter, play_matches, plot_rates
 from .selfplay import SparseObs
-
-#: what a progress callback receives: (stage, done, total)
-Progress = Callable[[str, int, int], None]
 
 #: the gauntlet's deals: the run's seed plus this (not the arena's seed 7, the test's)
 EVAL_SEED = 900_000
@@ -293,17 +290,6 @@ def ppo_update(
     return model.to_numpy(), {k: v / max(1, batches) for k, v in stats.items()}
 
 
-def _counter(progress: Progress | None, stage: str, total: int) -> Callable[[Any], None]:
-    done = [0]
-
-    def tick(_: Any) -> None:
-        done[0] += 1
-        if progress is not None:
-            progress(stage, done[0], total)
-
-    return tick
-
-
 def gauntlet(
     game: Game,
     cfg: PGConfig,
@@ -315,8 +301,7 @@ def gauntlet(
 ) -> dict[str, Any]:
     """The fixed-seed matches: ``net`` against ``greedy`` and ``ismcts+net`` against the
     search; each a win rate with its Wilson 95 % interval."""
-    out: dict[str, Any] = {}
-    for key, mine, theirs, games in (
+    matches: list[Match] = [
         ("net_vs_greedy", f"net:{weights}", "greedy", cfg.eval),
         (
             "search_vs_ismcts",
@@ -324,18 +309,10 @@ def gauntlet(
             SEARCH_OPPONENT,
             cfg.gauntlet_search,
         ),
-    ):
-        if games <= 0:
-            continue
-        arena = ArenaConfig(
-            bots=(mine, theirs), games=games, players=cfg.players, seed=EVAL_SEED + cfg.seed
-        )
-        tick = _counter(progress, f"{stage}: {key}", games)
-        summary = run_arena(arena, jobs=jobs, on_result=tick, game=game, ray=ray)
-        wins = float(summary.wins.get(mine, 0.0))
-        lo, hi = wilson(wins, games)
-        out[key] = {"games": games, "wins": wins, "rate": wins / games, "low": lo, "high": hi}
-    return out
+    ]
+    return play_matches(
+        game, matches, cfg.players, EVAL_SEED + cfg.seed, jobs, ray, progress, stage
+    )
 
 
 def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
@@ -349,23 +326,15 @@ def plot_curve(out: Path, curve: list[dict[str, Any]], title: str) -> None:
     except ImportError:  # pragma: no cover - the train extra has it
         return
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, label in (
-        ("net_vs_greedy", "net (arg-max) vs greedy"),
-        ("search_vs_ismcts", f"ismcts+net:{DEFAULT_ITERATIONS}it vs {SEARCH_OPPONENT}"),
-    ):
-        pts = [(c["iteration"], c["gauntlet"][key]) for c in curve if key in c.get("gauntlet", {})]
-        if pts:
-            ax.errorbar(
-                [i for i, _ in pts],
-                [m["rate"] for _, m in pts],
-                yerr=[
-                    [m["rate"] - m["low"] for _, m in pts],
-                    [m["high"] - m["rate"] for _, m in pts],
-                ],
-                marker="o",
-                capsize=3,
-                label=label,
-            )
+    plot_rates(
+        ax,
+        curve,
+        "iteration",
+        (
+            ("net_vs_greedy", "net (arg-max) vs greedy"),
+            ("search_vs_ismcts", f"ismcts+net:{DEFAULT_ITERATIONS}it vs {SEARCH_OPPONENT}"),
+        ),
+    )
     sampled = [(c["iteration"], c["sampled"]) for c in curve if "sampled" in c]
     if sampled:
         ax.plot(
@@ -507,7 +476,7 @@ def run_pg(
                 cfg.games,
                 jobs=jobs,
                 game=game,
-                on_result=_counter(progress, f"iteration {k}: games", cfg.games),
+                on_result=counter(progress, f"iteration {k}: games", cfg.games),
                 ray=ray,
             )
             data = Batch.join(games, obs_size, action_size)
@@ -520,7 +489,7 @@ def run_pg(
                 data,
                 cfg,
                 cfg.seed * 1000 + k,
-                _counter(progress, f"iteration {k}: training", total),
+                counter(progress, f"iteration {k}: training", total),
             )
             lo, hi = wilson(wins, cfg.games)
             point.update(
