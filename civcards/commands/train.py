@@ -12,7 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from .progress import progress_bar, stage_callbacks
-from .train_pg import PG_DEFAULTS, PG_ONLY, run_pg_command
+from .train_pg import PG_DEFAULTS, PG_ONLY, folder_and_torch_problems, run_pg_command
 
 EXIT_USAGE = 2
 
@@ -124,12 +124,7 @@ def run_train(
     if jobs < 1:
         problems.append("--jobs must be at least 1")
     path = Path(out) if out else Path("studies") / "learning" / game.name
-    if path.exists() and not path.is_dir():
-        problems.append(f"--out {str(path)!r} is a file: name a folder")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        problems.append("training needs PyTorch: pip install 'civcards[train]'")
+    problems += folder_and_torch_problems(path)
     if problems:
         for p in problems:
             typer.echo(f"error: {p}", err=True)

@@ -74,6 +74,19 @@ def pg_problems(game: Any, values: dict[str, Any], jobs: int) -> list[str]:
     return problems
 
 
+def folder_and_torch_problems(path: Path) -> list[str]:
+    """What stops either method from training into ``path``: a file in its place, or no
+    PyTorch (the ``train`` extra)."""
+    problems = []
+    if path.exists() and not path.is_dir():
+        problems.append(f"--out {str(path)!r} is a file: name a folder")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        problems.append("training needs PyTorch: pip install 'civcards[train]'")
+    return problems
+
+
 def run_pg_command(
     game: Any,
     out: str | None,
@@ -88,12 +101,7 @@ def run_pg_command(
     method), then run or resume the pg run; the exit status."""
     problems = problems + pg_problems(game, values, jobs)
     path = Path(out) if out else Path("studies") / "learning" / f"{game.name}-pg"
-    if path.exists() and not path.is_dir():
-        problems.append(f"--out {str(path)!r} is a file: name a folder")
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        problems.append("training needs PyTorch: pip install 'civcards[train]'")
+    problems += folder_and_torch_problems(path)
     if problems:
         for p in problems:
             typer.echo(f"error: {p}", err=True)
@@ -155,4 +163,10 @@ def run_pg_command(
     return 0
 
 
-__all__ = ["PG_DEFAULTS", "PG_ONLY", "pg_problems", "run_pg_command"]
+__all__ = [
+    "PG_DEFAULTS",
+    "PG_ONLY",
+    "folder_and_torch_problems",
+    "pg_problems",
+    "run_pg_command",
+]

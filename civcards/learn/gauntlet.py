@@ -1,11 +1,13 @@
-"""The fixed-seed matches that turn a training run's curve into win rates, shared by both
-methods of ``civcards train`` (expert iteration, :mod:`.loop`; policy gradient,
-:mod:`.pg`): the matches played through the arena, their Wilson intervals, and the
-curve's plot of them."""
+"""What both methods of ``civcards train`` (expert iteration, :mod:`.loop`; policy
+gradient, :mod:`.pg`) share: the fixed-seed matches that turn a run's curve into win
+rates (played through the arena, with their Wilson intervals, and the curve's plot of
+them), and the run folder's ``run.json`` (read, and written whole or not at all)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..game_api import Game
@@ -84,4 +86,21 @@ def plot_rates(
             )
 
 
-__all__ = ["Match", "Progress", "counter", "play_matches", "plot_rates"]
+def read_run(out: Path) -> dict[str, Any] | None:
+    """The run folder's ``run.json`` (None: no run there yet)."""
+    p = out / "run.json"
+    if not p.is_file():
+        return None
+    data: dict[str, Any] = json.loads(p.read_text())
+    return data
+
+
+def write_json(p: Path, data: Any) -> None:
+    """Write ``data`` to ``p`` through a temporary file, so that a kill leaves the old file
+    or the new one, never half of one."""
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    tmp.replace(p)
+
+
+__all__ = ["Match", "Progress", "counter", "play_matches", "plot_rates", "read_run", "write_json"]

@@ -33,7 +33,6 @@ generation as one that was never stopped.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable
@@ -47,7 +46,15 @@ from ..bots.policy_net import PolicyValueNet
 from ..game_api import Game
 from ..sim.simulate import run_indexed
 from ..stats import wilson
-from .gauntlet import Match, Progress, counter, play_matches, plot_rates
+from .gauntlet import (
+    Match,
+    Progress,
+    counter,
+    play_matches,
+    plot_rates,
+    read_run,
+    write_json,
+)
 from .selfplay import ExampleConfig, Examples, SparseObs, play_example_game
 
 
@@ -100,20 +107,6 @@ LEGACY: dict[str, Any] = {
 
 def _path(out: Path, kind: str, gen: int) -> Path:
     return out / f"{kind}-g{gen:03d}.npz"
-
-
-def read_run(out: Path) -> dict[str, Any] | None:
-    p = out / "run.json"
-    if not p.is_file():
-        return None
-    data: dict[str, Any] = json.loads(p.read_text())
-    return data
-
-
-def _write_json(p: Path, data: Any) -> None:
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    tmp.replace(p)
 
 
 def save_examples(p: Path, data: Examples) -> None:
@@ -401,9 +394,9 @@ def run_training(
         state["curve"] = [c for c in state["curve"] if c["generation"] < gen] + [entry]
         state["generation"] = gen
         state["latest"] = _path(out, "net", gen).name
-        _write_json(out / "curve.json", state["curve"])
+        write_json(out / "curve.json", state["curve"])
         plot_curve(out, state["curve"], f"{game.title}: expert iteration (seed {cfg.seed})")
-        _write_json(out / "run.json", state)
+        write_json(out / "run.json", state)
         for kind in ("net", "buffer"):
             for old in out.glob(f"{kind}-g*.npz"):
                 if old.name not in (_path(out, kind, gen).name, _path(out, kind, prev).name):

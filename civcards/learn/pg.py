@@ -39,7 +39,6 @@ the same command makes the same next iteration as one never stopped.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import time
@@ -58,7 +57,15 @@ from ..bots.policy_net import PolicyValueNet, action_for_text, action_names
 from ..game_api import Game, default_options
 from ..sim.simulate import run_indexed
 from ..stats import wilson
-from .gauntlet import Match, Progress, counter, play_matches, plot_rates
+from .gauntlet import (
+    Match,
+    Progress,
+    counter,
+    play_matches,
+    plot_rates,
+    read_run,
+    write_json,
+)
 from .selfplay import SparseObs
 
 #: the gauntlet's deals: the run's seed plus this (not the arena's seed 7, the test's)
@@ -360,20 +367,6 @@ def net_path(out: Path, iteration: int) -> Path:
     return out / f"net-i{iteration:03d}.npz"
 
 
-def read_run(out: Path) -> dict[str, Any] | None:
-    p = out / "run.json"
-    if not p.is_file():
-        return None
-    data: dict[str, Any] = json.loads(p.read_text())
-    return data
-
-
-def _write_json(p: Path, data: Any) -> None:
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    tmp.replace(p)
-
-
 def _check_resume(out: Path, state: dict[str, Any], cfg: PGConfig) -> None:
     if state.get("method") != "pg":
         raise ValueError(
@@ -519,9 +512,9 @@ def run_pg(
         state["curve"] = [c for c in state["curve"] if c["iteration"] < k] + [point]
         state["iteration"] = k
         state["latest"] = net_path(out, k).name
-        _write_json(out / "curve.json", state["curve"])
+        write_json(out / "curve.json", state["curve"])
         plot_curve(out, state["curve"], title)
-        _write_json(out / "run.json", state)
+        write_json(out / "run.json", state)
         _prune(out, cfg, k)
         say(_line(point))
     return state
