@@ -312,7 +312,8 @@ def test_net_search_records_targets(tmp_path: Path) -> None:
     assert bot.last_iterations == 16
 
 
-def _digest(path: Path) -> str:
+def weights_digest(path: Path) -> str:
+    """The SHA-256 of a network file's arrays (two runs made the same weights)."""
     net = PolicyValueNet.load(path)
     h = hashlib.sha256()
     for k in sorted(net.arrays):
@@ -347,7 +348,7 @@ def test_resume_makes_the_same_next_generation(tmp_path: Path) -> None:
     (broken / "net-g001.npz").write_bytes(b"half written")
     state = run_training(game, TrainConfig("carta", **cfg), broken, 2)
     assert state["generation"] == 1
-    assert _digest(whole / "net-g001.npz") == _digest(broken / "net-g001.npz")
+    assert weights_digest(whole / "net-g001.npz") == weights_digest(broken / "net-g001.npz")
     assert (broken / "curve.json").is_file()
     with pytest.raises(ValueError, match="other settings"):
         run_training(game, TrainConfig("carta", **{**cfg, "seed": 6}), broken, 3)
@@ -393,8 +394,8 @@ def test_expert_iteration_learns_the_search_and_resumes_the_same(tmp_path: Path)
     (moved / WARM_FILE).unlink()
     (moved / "buffer-g000.npz").unlink()
     run_training(game, cfg, moved, 2)
-    assert _digest(whole / "net-g001.npz") == _digest(moved / "net-g001.npz")
-    assert _digest(whole / "net-g001.npz") != _digest(whole / "net-g000.npz")
+    assert weights_digest(whole / "net-g001.npz") == weights_digest(moved / "net-g001.npz")
+    assert weights_digest(whole / "net-g001.npz") != weights_digest(whole / "net-g000.npz")
 
 
 def test_a_run_of_the_first_method_resumes_with_its_settings(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ PyTorch (the ``train`` extra) and are skipped without it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import replace
@@ -20,6 +19,7 @@ import pytest
 from civcards.bots.policy_net import PolicyValueNet
 from civcards.game_api import get_game
 from civcards.learn.pg import PGConfig, PGGames, iteration_seeds, play_pg_game
+from tests.test_learning import weights_digest
 
 
 def small_net(game_name: str, path: Path, seed: int = 3) -> Path:
@@ -32,14 +32,6 @@ def small_net(game_name: str, path: Path, seed: int = 3) -> Path:
     net = PolicyValueNet(net.arrays, {"game": game_name})
     net.save(path)
     return path
-
-
-def _digest(path: Path) -> str:
-    net = PolicyValueNet.load(path)
-    h = hashlib.sha256()
-    for k in sorted(net.arrays):
-        h.update(net.arrays[k].tobytes())
-    return h.hexdigest()
 
 
 @pytest.mark.parametrize("name", ["carta", "civ4"])
@@ -120,21 +112,21 @@ def test_a_run_writes_checkpoints_and_curve_and_resumes_the_same(tmp_path: Path)
     m = curve[2]["gauntlet"]["net_vs_greedy"]
     assert m["games"] == 2 and m["low"] <= m["rate"] <= m["high"]
     assert curve[1]["examples"] > 0 and "gauntlet" not in curve[1]
-    assert _digest(whole / "net-i000.npz") == _digest(init)
-    assert _digest(whole / "net-i002.npz") != _digest(init)
+    assert weights_digest(whole / "net-i000.npz") == weights_digest(init)
+    assert weights_digest(whole / "net-i002.npz") != weights_digest(init)
 
     broken = tmp_path / "broken"
     run_pg(game, _small(init), broken, 1)
     (broken / "net-i002.npz").write_bytes(b"half written")  # killed mid-iteration
     again = run_pg(game, _small(init), broken, 2)
     assert again["iteration"] == 2
-    assert _digest(broken / "net-i002.npz") == _digest(whole / "net-i002.npz")
+    assert weights_digest(broken / "net-i002.npz") == weights_digest(whole / "net-i002.npz")
     with pytest.raises(ValueError, match="other settings"):
         run_pg(game, _small(init, lr=1e-3), broken, 3)
     # a checkout with only the committed (evaluated) networks makes the missing ones again
     (broken / "net-i002.npz").unlink()
     assert run_pg(game, _small(init), broken, 2)["iteration"] == 2
-    assert _digest(broken / "net-i002.npz") == _digest(whole / "net-i002.npz")
+    assert weights_digest(broken / "net-i002.npz") == weights_digest(whole / "net-i002.npz")
     # the evaluation's sizes may change
     run_pg(game, replace(_small(init), eval=0), broken, 2)
     # a folder of the study script's runs (networks, no run.json) is left alone
