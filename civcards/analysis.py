@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .bots import Decision, make_bot
+from .bots import TABLE_SEARCHES, Decision, make_bot
 from .game_api import (
     Choice,
     Game,
@@ -375,10 +375,12 @@ def fitted_bot(spec: str, decisions: int, seconds: float) -> str:
     ('ismcts:250ms', 'ismcts:83ms')
     >>> fitted_bot("ismcts:250ms:greedy", 4000, 1.0), fitted_bot("ismcts:2000it", 400, 5.0)
     ('ismcts:10ms:greedy', 'ismcts:2000it')
+    >>> fitted_bot("ismcts+net:250ms", 400, 50.0)
+    'ismcts+net:83ms'
     """
     name, _, arg = spec.partition(":")
     budget, _, rest = arg.partition(":")
-    if name != "ismcts" or decisions <= 0:
+    if name not in TABLE_SEARCHES or decisions <= 0:
         return spec
     from .bots.ismcts import parse_budget
 

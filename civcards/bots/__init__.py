@@ -84,6 +84,24 @@ def bot_names(game: Game) -> list[str]:
     return sorted(names)
 
 
+#: the searches a table may use at its strongest (:func:`table_search`)
+TABLE_SEARCHES = ("ismcts", "ismcts+net")
+
+
+def table_search(game: Game) -> str:
+    """The search the table uses for ``game`` at its strongest: the lobby's top level, the
+    hints and the post-game review. ``ismcts``, unless the game's registration names
+    another (its optional ``table_search``, set where an arena showed that search stronger
+    at the table's budgets, issue 37) that the game can be played by here.
+
+    >>> from civcards.game_api import get_game
+    >>> table_search(get_game("civ4"))
+    'ismcts'
+    """
+    name = getattr(game, "table_search", None) or "ismcts"
+    return name if name in TABLE_SEARCHES and name in bot_names(game) else "ismcts"
+
+
 def make_bot(game: Game, spec: str, seed: int | None = None, *, files: bool = True) -> Bot:
     """Build a bot of ``game`` from a name such as ``random`` or ``greedy`` (``name:arg``
     allowed: ``ismcts:2000it``). ``files=False`` refuses a bot that would read a file
@@ -122,6 +140,7 @@ def make_bot(game: Game, spec: str, seed: int | None = None, *, files: bool = Tr
 __all__ = [
     "GENERIC",
     "NETWORK_BOTS",
+    "TABLE_SEARCHES",
     "Bot",
     "BotError",
     "Decision",
@@ -130,4 +149,5 @@ __all__ = [
     "bot_move",
     "bot_names",
     "make_bot",
+    "table_search",
 ]

@@ -208,10 +208,12 @@ def cap_budget(bot: Any, max_seconds: float, max_iterations: int) -> None:
     """A search bot (one with a budget of ``iterations`` or ``seconds``) at the table thinks
     by the clock: at most ``max_seconds`` a decision whatever its spec says, an iteration
     budget included (its iterations, or the seconds, whichever ends first), and at most
-    ``max_iterations``. A light bot (no budget) is left as it is."""
+    ``max_iterations``. A light bot (no budget) is left as it is, and so is ``net`` (no
+    iterations: one pass of the network, which a time budget would have made a search of
+    none, playing other moves than ``net`` plays elsewhere)."""
     secs = getattr(bot, "seconds", None)
     its = getattr(bot, "iterations", None)
-    if secs is None and its is None:
+    if secs is None and not its:
         return
     if secs is None or secs > max_seconds:
         bot.seconds = max_seconds
@@ -229,10 +231,11 @@ def search_seconds(settings: BotSettings) -> float:
     return min(LOBBY_SEARCH_SECONDS, settings.max_seconds)
 
 
-def search_level(settings: BotSettings) -> str:
-    """The search bot as the lobby offers it: a time budget a decision (``ismcts:1s``),
-    within the server's cap."""
-    return f"ismcts:{search_seconds(settings):g}s"
+def search_level(settings: BotSettings, search: str = "ismcts") -> str:
+    """The search bot ``search`` as the lobby offers it: a time budget a decision
+    (``ismcts:1s``), within the server's cap. The lobby's top level is the game's
+    :func:`~civcards.bots.table_search`."""
+    return f"{search}:{search_seconds(settings):g}s"
 
 
 def think(turn: BotTurn, max_seconds: float, max_iterations: int) -> tuple[str, int, float]:

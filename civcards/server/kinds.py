@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..bots import bot_names
+from ..bots import bot_names, table_search
 from ..game_api import Game, all_games, register
 from ..i18n import MESSAGES, normalize_lang, t
 from .botpool import BotSettings, search_level, search_seconds
@@ -111,18 +111,23 @@ def _label(lang: str, key: str | None, fallback: str) -> str:
 
 
 def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[dict[str, str]]:
-    """The bots the lobby offers for ``game``: its light bots by name, and the search bot
-    as a time budget a decision within the server's ``caps`` (``ismcts:1s``), its label
-    saying how long it may think."""
+    """The bots the lobby offers for ``game``: its light bots by name, and its top level,
+    the game's strongest search (:func:`~civcards.bots.table_search`: ``ismcts``, or CIV's
+    ``ismcts+net``) as a time budget a decision within the server's ``caps``
+    (``ismcts:1s``), its label saying how long it may think. The plain search is not
+    offered beside a stronger one."""
     caps = caps or BotSettings()
+    top = table_search(game)
     out = []
     for b in bot_names(game):
-        if b == "ismcts":
+        if b == top:
             secs = f"{search_seconds(caps):g}"
             if lang != "en":
                 secs = secs.replace(".", ",")
             label = t(lang, "web.bot_search_seconds", seconds=secs)
-            out.append({"name": search_level(caps), "label": label})
+            out.append({"name": search_level(caps, top), "label": label})
+        elif b == "ismcts":
+            continue  # a stronger search is the top level
         else:
             out.append({"name": b, "label": _label(lang, "web.bot_" + bot_key_name(b), b)})
     return out

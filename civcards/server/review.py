@@ -67,6 +67,7 @@ from ..analysis import (
     state_at,
     suggest,
 )
+from ..bots import TABLE_SEARCHES, table_search
 from ..bots.ismcts import parse_budget
 from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
@@ -79,13 +80,15 @@ log = logging.getLogger("civcards.server.review")
 
 HERE = os.path.dirname(__file__)
 
-#: the bot of the table's analyses: a time budget a decision, so that every game's review
-#: ends in a bounded time (``CIVCARDS_ANALYSIS_BOT``); a long game's decisions get less
+#: the budget of the table's analyses: a time budget a decision, so that every game's review
+#: ends in a bounded time; a long game's decisions get less
 #: (:func:`civcards.analysis.fitted_bot`), so that a review takes about
-#: :data:`~civcards.analysis.GAME_SECONDS` at most on one core (issue 38: 60 s a game)
-DEFAULT_ANALYSIS_BOT = "ismcts:250ms"
-#: the bot of a hint (``CIVCARDS_HINT_BOT``)
-DEFAULT_HINT_BOT = "ismcts:1s"
+#: :data:`~civcards.analysis.GAME_SECONDS` at most on one core (issue 38: 60 s a game).
+#: The bot is the game's strongest search (:func:`~civcards.bots.table_search`) unless
+#: ``CIVCARDS_ANALYSIS_BOT`` names one for every game.
+DEFAULT_ANALYSIS_BUDGET = "250ms"
+#: the budget of a hint, by the game's strongest search unless ``CIVCARDS_HINT_BOT`` names one
+DEFAULT_HINT_BUDGET = "1s"
 #: the analysis workers' niceness: the table's requests and bots come first
 WORKER_NICE = 10
 #: the length of a pasted record's review id ("r" and hex digits; a table's game ids are
@@ -155,9 +158,12 @@ class AnalysisPool:
     reviews waiting for it (one coordinator task a worker, each analysing one game at a
     time, a few moves a task)."""
 
-    def __init__(self, engine: Engine, workers: int, bot: str, hint_bot: str) -> None:
+    def __init__(
+        self, engine: Engine, workers: int, bot: str | None, hint_bot: str | None
+    ) -> None:
         self.engine = engine
         self.workers = max(1, workers)
+        #: the bots the server's settings name for every game (None: each game's own)
         self.bot = bot
         self.hint_bot = hint_bot
         self._pool: ProcessPoolExecutor | None = None
@@ -165,6 +171,15 @@ class AnalysisPool:
         self._tasks: list[asyncio.Task[None]] = []
         #: the reviews queued or running in this process
         self.busy: set[str] = set()
+
+    def bot_for(self, game: Game) -> str:
+        """The bot of ``game``'s reviews: the one the settings name, else the game's
+        strongest search at :data:`DEFAULT_ANALYSIS_BUDGET` a decision."""
+        return self.bot or f"{table_search(game)}:{DEFAULT_ANALYSIS_BUDGET}"
+
+    def hint_bot_for(self, game: Game) -> str:
+        """The bot of ``game``'s hints, likewise at :data:`DEFAULT_HINT_BUDGET`."""
+        return self.hint_bot or f"{table_search(game)}:{DEFAULT_HINT_BUDGET}"
 
     def executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -221,7 +236,8 @@ class AnalysisPool:
         game, rec = parse_record(record)
         n = len(rec["moves"])
         seed = int.from_bytes(hashlib.sha256(rid.encode()).digest()[:4], "big")
-        self._set(rid, status="running", done=0, total=n, bot=self.bot, error=None)
+        spec = self.bot_for(game)
+        self._set(rid, status="running", done=0, total=n, bot=spec, error=None)
         moves: list[dict[str, Any]] = []
         done = 0
         start = time.monotonic()
@@ -229,12 +245,12 @@ class AnalysisPool:
             # a time budget a decision fitted to what is left of the game's time (a long
             # game's decisions get less, so that its review ends in GAME_SECONDS or so)
             left = GAME_SECONDS - (time.monotonic() - start)
-            bot = fitted_bot(self.bot, n - done, left)
+            bot = fitted_bot(spec, n - done, left)
             moves += await self.run(analyse_indices, record, task, bot, seed)
             done += len(task)
-            partial = assemble(game, rec, self.bot, seed, moves)
+            partial = assemble(game, rec, spec, seed, moves)
             self._set(rid, done=done, data=json.dumps(partial))
-        final = assemble(game, rec, self.bot, seed, moves)
+        final = assemble(game, rec, spec, seed, moves)
         self._set(rid, status="done", done=n, data=json.dumps(final))
         log.info("review %s analysed: %d moves", rid, n)
 
@@ -258,9 +274,11 @@ def _row(conn: Connection, rid: str) -> Any:
     return conn.execute(select(ANALYSES).where(ANALYSES.c.id == rid)).first()
 
 
-def _start(engine: Engine, pool: AnalysisPool, rid: str, record: str, *, stored: bool) -> str:
-    """Make sure the review ``rid`` exists and is analysed (queued unless done or running
-    in some process); its status."""
+def _start(
+    engine: Engine, pool: AnalysisPool, game: Game, rid: str, record: str, *, stored: bool
+) -> str:
+    """Make sure the review ``rid`` of a game of ``game`` exists and is analysed (queued
+    unless done or running in some process); its status."""
     with engine.begin() as conn:
         row = _row(conn, rid)
         if row is None:
@@ -272,7 +290,7 @@ def _start(engine: Engine, pool: AnalysisPool, rid: str, record: str, *, stored:
                         status="queued",
                         done=0,
                         total=0,
-                        bot=pool.bot,
+                        bot=pool.bot_for(game),
                         updated_at=_now(),
                     )
                 )
@@ -348,21 +366,24 @@ class HintOut(BaseModel):
 # --------------------------------------------------------------------------- the router
 
 
-def review_settings(env: Mapping[str, str]) -> tuple[int, str, str]:
+def review_settings(env: Mapping[str, str]) -> tuple[int, str | None, str | None]:
     """(workers, analysis bot, hint bot) from ``CIVCARDS_ANALYSIS_WORKERS``,
-    ``CIVCARDS_ANALYSIS_BOT`` and ``CIVCARDS_HINT_BOT``; ValueError with a sentence."""
+    ``CIVCARDS_ANALYSIS_BOT`` and ``CIVCARDS_HINT_BOT``; a bot not set is None (each game's
+    strongest search, :meth:`AnalysisPool.bot_for`); ValueError with a sentence."""
     text = env.get("CIVCARDS_ANALYSIS_WORKERS", "").strip() or "1"
     if not text.isdigit() or not 1 <= int(text) <= 64:
         raise ValueError(f"CIVCARDS_ANALYSIS_WORKERS={text!r} must be a whole number from 1 to 64")
-    bots = []
-    for var, default in (
-        ("CIVCARDS_ANALYSIS_BOT", DEFAULT_ANALYSIS_BOT),
-        ("CIVCARDS_HINT_BOT", DEFAULT_HINT_BOT),
-    ):
-        spec = env.get(var, "").strip() or default
+    bots: list[str | None] = []
+    for var in ("CIVCARDS_ANALYSIS_BOT", "CIVCARDS_HINT_BOT"):
+        spec = env.get(var, "").strip()
+        if not spec:
+            bots.append(None)
+            continue
         name, _, arg = spec.partition(":")
-        if name != "ismcts":
-            raise ValueError(f"{var}={spec!r} must name the search bot (ismcts:BUDGET)")
+        if name not in TABLE_SEARCHES:
+            raise ValueError(
+                f"{var}={spec!r} must name a search bot (ismcts:BUDGET or ismcts+net:BUDGET)"
+            )
         try:
             parse_budget(arg.partition(":")[0] or None)
         except ValueError as e:
@@ -401,7 +422,7 @@ def review_router(server: TableServer) -> APIRouter:
             return
         record = json.dumps(live.game.record(live.state, live.names()))
         try:
-            _start(engine, pool, live.id, record, stored=False)
+            _start(engine, pool, live.game, live.id, record, stored=False)
         except Exception:
             log.exception("the analysis of %s could not be queued", live.id)
 
@@ -481,12 +502,15 @@ def review_router(server: TableServer) -> APIRouter:
         )
         return live, rec, True
 
-    def analysis_of(rid: str, record: dict[str, Any], stored: bool) -> dict[str, Any]:
-        _start(engine, pool, rid, json.dumps(record), stored=stored)
+    def analysis_of(
+        game: Game, rid: str, record: dict[str, Any], stored: bool
+    ) -> dict[str, Any]:
+        _start(engine, pool, game, rid, json.dumps(record), stored=stored)
         with engine.connect() as conn:
             row = _row(conn, rid)
         if row is None:  # pragma: no cover - made just above
-            return {"status": "queued", "done": 0, "total": 0, "bot": pool.bot, "data": None}
+            bot = pool.bot_for(game)
+            return {"status": "queued", "done": 0, "total": 0, "bot": bot, "data": None}
         return {
             "status": row.status,
             "done": row.done,
@@ -519,7 +543,7 @@ def review_router(server: TableServer) -> APIRouter:
             result = game.describe_result(live.state, names, lang)
         except Exception:
             result = ""
-        analysis = analysis_of(rid, rec, stored)
+        analysis = analysis_of(live.game, rid, rec, stored)
         said: dict[str, str] = {}
         for m in (analysis.get("data") or {}).get("moves", []):
             best = m.get("best")
@@ -605,7 +629,7 @@ def review_router(server: TableServer) -> APIRouter:
     )
     async def annotated(rid: REVIEW_ID) -> Response:
         live, rec, stored = source(rid)
-        analysis = analysis_of(rid, rec, stored)
+        analysis = analysis_of(live.game, rid, rec, stored)
         if analysis["status"] != "done" or not analysis["data"]:
             raise ApiError(409, "not_analysed", "the analysis of this game is not done yet")
         return Response(
@@ -626,12 +650,12 @@ def review_router(server: TableServer) -> APIRouter:
     async def paste(body: PasteBody) -> dict[str, Any]:
         try:
             game, rec = parse_record(body.record)
-            check_bot(game, pool.bot)
+            check_bot(game, pool.bot_for(game))
         except AnalysisError as e:
             raise ApiError(422, "bad_record", str(e)) from None
         text = json.dumps(rec, sort_keys=True)
         rid = "r" + hashlib.sha256(text.encode()).hexdigest()[: PASTED_LEN - 1]
-        _start(engine, pool, rid, text, stored=True)
+        _start(engine, pool, game, rid, text, stored=True)
         return {"id": rid, "link": f"/review/{rid}"}
 
     @router.post(
@@ -660,7 +684,8 @@ def review_router(server: TableServer) -> APIRouter:
             pending = live.pending.option if live.pending is not None else None
             seed = bot_seed(live.bot_secret or live.id, seat, idx) ^ 0x4117
             try:
-                text = await pool.run(suggest, record, seat, pool.hint_bot, seed, pending)
+                hint_bot = pool.hint_bot_for(live.game)
+                text = await pool.run(suggest, record, seat, hint_bot, seed, pending)
             except (AnalysisError, GameError, ValueError) as e:
                 raise ApiError(409, "no_hint", f"no hint can be given now: {e}") from None
             if len(live.moves) != idx:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from civcards.bots import bot_move, make_bot
+from civcards.bots import bot_move, make_bot, table_search
 from civcards.game_api import get_game
 from civcards.i18n import LANGS
 from civcards.server.botpool import (
@@ -417,6 +417,12 @@ def test_an_iteration_level_thinks_no_longer_than_the_servers_seconds() -> None:
     light = make_bot(game, "random", 5)
     cap_budget(light, 0.2, 4000)
     assert getattr(light, "seconds", None) is None
+    # ``net`` is one pass of the network, not a search: a time budget would make it a
+    # search of no iterations, which plays otherwise below a step (issue 37)
+    for name in ("carta", "civ4"):
+        alone = make_bot(get_game(name), "net", 5)
+        cap_budget(alone, 0.2, 4000)
+        assert (getattr(alone, "iterations", None), getattr(alone, "seconds", None)) == (0, None)
 
 
 def test_the_lobby_offers_the_search_bot_as_a_time_budget() -> None:
@@ -431,8 +437,14 @@ def test_the_lobby_offers_the_search_bot_as_a_time_budget() -> None:
             kinds = {k["name"]: k for k in describe_kinds(lang, caps)}
             for name in ("carta", "civ4"):
                 bots = {b["name"]: b["label"] for b in kinds[name]["bots"]}
-                assert "ismcts" not in bots and level in bots, bots  # not plain 1000it
-                assert shown in bots[level] and " s" in bots[level].replace("\xa0", " ")
+                # the game's strongest search is the top level (issue 37), at the seconds
+                top = search_level(caps, table_search(get_game(name)))
+                assert top.endswith(level.partition(":")[2]), top
+                assert "ismcts" not in bots and top in bots, bots  # not plain 1000it
+                assert shown in bots[top] and " s" in bots[top].replace("\xa0", " ")
+                # the plain search is not offered beside a stronger one
+                plain = [b for b in bots if b.partition(":")[0] == "ismcts"]
+                assert plain == ([top] if top.startswith("ismcts:") else []), bots
         # the server accepts the level it offers
         assert check_bot(get_game("civ4"), level, "seat 1", caps) == level
 
