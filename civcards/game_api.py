@@ -395,6 +395,11 @@ class Game(Protocol):
         :meth:`determinizer`."""
         ...
 
+    #: the search the table uses at its strongest (the lobby's top level, hints and the
+    #: review, :func:`civcards.bots.table_search`): ``"ismcts+net"`` where an arena showed
+    #: the network-guided search stronger at the table's budgets, else ``"ismcts"``
+    table_search: str
+
     # -- sims ---------------------------------------------------------------------------
     # (simulate --out rows and civcards report, civcards/sim)
 

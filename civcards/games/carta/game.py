@@ -423,6 +423,10 @@ class CartaGame:
 
         return ENCODING
 
+    #: the table's strongest search (issue 37): the plain search until an arena at the
+    #: table's budgets shows the network-guided one stronger (studies/learning/equal-time)
+    table_search: str = "ismcts"
+
     # -- server (the web table) -----------------------------------------------------------
 
     #: the front-end module (``static/carta.js`` in this package, served under

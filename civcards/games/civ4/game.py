@@ -263,6 +263,10 @@ class Civ4Game:
 
         return Civ4Screen()
 
+    #: the table's strongest search (issue 37): the plain search, civ4's network being
+    #: weaker than greedy (docs/learning.md)
+    table_search: str = "ismcts"
+
     # -- server (the web table) ---------------------------------------------------------
 
     #: the front-end module and its style sheet (``static/`` in this package, served under
