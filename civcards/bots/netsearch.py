@@ -99,7 +99,18 @@ def load_network(game: Game, path: str | Path | None = None) -> PolicyValueNet:
 
 
 class _Node:
-    __slots__ = ("children", "fpu", "hidden", "mover", "prior", "probs", "total", "visits")
+    __slots__ = (
+        "children",
+        "fpu",
+        "hidden",
+        "leaf",
+        "mover",
+        "prior",
+        "probs",
+        "slots",
+        "total",
+        "visits",
+    )
 
     def __init__(self, mover: int, hidden: Hashable | None = None) -> None:
         self.mover = mover
@@ -113,6 +124,12 @@ class _Node:
         self.prior: dict[Hashable, float] | None = None
         #: the network's probabilities by action name, from the deal that reached the node
         self.probs: dict[str, float] | None = None
+        #: where the node was a new leaf: the action table of the deal that reached it and
+        #: the network's trunk there, from which :attr:`probs` is worked out if the node is
+        #: ever expanded (most leaves are not: their policy is never computed)
+        self.leaf: tuple[Any, Any] | None = None
+        #: PUCT's figures by key, once the priors are known: [C_PUCT x prior, child or None]
+        self.slots: dict[Hashable, list[Any]] = {}
 
 
 class NetSearchBot(Bot):
@@ -348,102 +365,134 @@ class NetSearchBot(Bot):
         return out
 
     def _set_prior(self, node: _Node, edges: list[Edge]) -> None:
-        probs = node.probs
-        if node.hidden is not None or not probs:
+        self._prior(node, edges)
+        prior = node.prior
+        assert prior is not None
+        c = self.c_puct
+        get = node.children.get
+        node.slots = {k: [c * p, get(k)] for k, p in prior.items()}
+
+    def _prior(self, node: _Node, edges: list[Edge]) -> None:
+        if node.leaf is not None:
+            # the policy of the deal that made the node a leaf, worked out now
+            table, h = node.leaf
+            node.leaf = None
+            legal = table.legal_actions()
+            probs = self.net.policy_of(h, legal)
+            names = action_names(table, legal)
+            node.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
+        probs_by_name = node.probs
+        if node.hidden is not None or not probs_by_name:
             node.prior = {e[0]: 1.0 / len(edges) for e in edges}
             return
         path = self.kit.path
-        names = {nm: i for i, nm in enumerate(probs)}
-        plist = list(probs.values())
-        acts = [action_for_text(names, path(e[0])[0]) for e in edges]
+        index = {nm: i for i, nm in enumerate(probs_by_name)}
+        plist = list(probs_by_name.values())
+        acts = [action_for_text(index, path(e[0])[0]) for e in edges]
         shares = shared_priors(dict(enumerate(plist)), acts)
         node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
 
     def _iterate(self, root: _Node, g: Any) -> None:
         kit = self.kit
+        finished = kit.finished
+        apply = kit.apply
         c = self.c_puct
         node = root
         path: list[_Node] = [root]
-        at_root = True
         leaf_new: _Node | None = None
-        while not kit.finished(g):
-            hidden = node.hidden
-            if hidden is not None and not at_root:
-                edges = kit.step_edges(g, hidden)
-                picked = kit.step_pick(g, hidden, edges) if edges else None
-                if picked is not None:
-                    pk, pact = picked
-                    ch = node.children.get(pk)
-                    if ch is None:
-                        ch = node.children[pk] = _Node(kit.mover(g))
-                        leaf_new = ch
-                    path.append(ch)
-                    node = ch
-                    kit.apply(g, pact)
-                    if leaf_new is not None:
-                        break
-                    continue
-            edges = self._edges(node, g, at_root)
-            at_root = False
-            if not edges:  # pragma: no cover - a deal always has some move
-                break
+        # the root's branches (filtered to the decision's choices); below, the kit's
+        edges = [] if finished(g) else self._edges(root, g, True)
+        while edges:
             if node.prior is None:
                 self._set_prior(node, edges)
-            prior = node.prior
-            assert prior is not None
-            fill = 1.0 / len(edges)
-            sq = math.sqrt(node.visits + 1)
+            # PUCT: ``Q + C_PUCT * P * sqrt(N) / (1 + n)``, an unvisited branch worth ``fpu``
+            # (the same floats in the same order as written out: the same choice)
+            slots = node.slots
             children = node.children
+            fpu = node.fpu
+            cfill = c * (1.0 / len(edges))
+            sq = math.sqrt(node.visits + 1)
             best_v = -1e9
-            best: Edge = edges[0]
-            for e in edges:
-                k = e[0]
-                ch = children.get(k)
-                p = prior.get(k, fill)
-                if ch is None or not ch.visits:
-                    v = node.fpu + c * p * sq
+            best_k, best_a = edges[0]
+            for k, a in edges:
+                s = slots.get(k)
+                if s is None:
+                    cp = cfill
+                    ch = children.get(k)
                 else:
-                    v = ch.total / ch.visits + c * p * sq / (1 + ch.visits)
+                    cp, ch = s
+                if ch is None or not ch.visits:
+                    v = fpu + cp * sq
+                else:
+                    nv = ch.visits
+                    v = ch.total / nv + cp * sq / (1 + nv)
                 if v > best_v:
-                    best_v, best = v, e
-            k, act = best
-            ch = children.get(k)
+                    best_v, best_k, best_a = v, k, a
+            ch = children.get(best_k)
             if ch is None:
-                ch = children[k] = _Node(kit.mover(g), k if act is None else None)
+                ch = _Node(kit.mover(g), best_k if best_a is None else None)
+                self._child(node, best_k, ch)
                 leaf_new = ch
             path.append(ch)
             node = ch
-            if act is None:
-                if leaf_new is not None:
-                    # a new hidden step: value the position before it
-                    break
-                continue
-            kit.apply(g, act)
-            if leaf_new is not None:
+            if best_a is not None:
+                apply(g, best_a)
+            if leaf_new is not None or finished(g):
+                # a new leaf (a new hidden step: the position before it), or the tree's end
                 break
+            # the next node's branches; below a hidden step, the kit's pick if it makes one
+            while True:
+                hidden = node.hidden
+                if hidden is None:
+                    edges = kit.edges(g)
+                    break
+                edges = kit.step_edges(g, hidden)
+                picked = kit.step_pick(g, hidden, edges) if edges else None
+                if picked is None:
+                    break
+                pk, pact = picked
+                ch = node.children.get(pk)
+                if ch is None:
+                    ch = _Node(kit.mover(g))
+                    self._child(node, pk, ch)
+                    leaf_new = ch
+                path.append(ch)
+                node = ch
+                apply(g, pact)
+                if leaf_new is not None or finished(g):
+                    edges = []
+                    break
         vals = self._values(g, leaf_new)
         for nd in path:
             nd.visits += 1
             nd.total += vals[nd.mover]
 
+    @staticmethod
+    def _child(node: _Node, key: Hashable, child: _Node) -> None:
+        node.children[key] = child
+        s = node.slots.get(key)
+        if s is not None:
+            s[1] = child
+
     def _values(self, g: Any, leaf: _Node | None) -> list[float]:
-        """Every seat's value of ``g``; the new ``leaf`` gets the network's policy there."""
+        """Every seat's value of ``g``; the new ``leaf`` gets the network's policy there
+        (worked out if it is ever expanded: :meth:`_prior`)."""
         kit = self.kit
         table = self.enc.table(g)
         seat = self._seat
         if table.finished:
             return kit.values(g, seat)
         n = int(g.n)
+        net = self.net
         if kit.finished(g):
-            v = self.net.value(table.encode(seat))
+            v = net.value(table.encode(seat))
             mover = seat
         else:
             mover = kit.mover(g)
-            legal = table.legal_actions()
-            probs, v = self.net.evaluate(table.encode(mover), legal)
+            h = net.trunk(table.encode(mover))
+            v = net.value_of(h)
             if leaf is not None and leaf.hidden is None:
-                names = action_names(table, legal)
-                leaf.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
+                leaf.leaf = (table, h)
                 leaf.fpu = v
         rest = (1.0 - v) / (n - 1) if n > 1 else 0.0
         return [v if s == mover else rest for s in range(n)]

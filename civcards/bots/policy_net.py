@@ -118,20 +118,28 @@ class PolicyValueNet:
         Only the legal actions' logits are computed (the policy layer is the big one).
         """
         h = self.trunk(x)
-        value = float(1.0 / (1.0 + np.exp(-float(h @ self.wv[:, 0] + self.bv[0]))))
+        return self.policy_of(h, legal), self.value_of(h)
+
+    def value(self, x: npt.ArrayLike) -> float:
+        """The seat's chance of winning (the value head alone)."""
+        return self.value_of(self.trunk(x))
+
+    def value_of(self, h: F32) -> float:
+        """The value head on one observation's :meth:`trunk` (what :meth:`value` gives)."""
+        return float(1.0 / (1.0 + np.exp(-float(h @ self.wv[:, 0] + self.bv[0]))))
+
+    def policy_of(self, h: F32, legal: Sequence[int]) -> F32:
+        """The probabilities over ``legal`` from one observation's :meth:`trunk` (those of
+        :meth:`evaluate`): the search asks for them only where it expands a node."""
         if not legal:
-            return np.zeros(0, np.float32), value
+            return np.zeros(0, np.float32)
         idx = np.fromiter(legal, dtype=np.intp, count=len(legal))
         logits = self.wp_t[idx] @ h + self.bp[idx]
         logits -= logits.max()
         p = np.exp(logits)
         p /= p.sum()
-        return p.astype(np.float32), value
-
-    def value(self, x: npt.ArrayLike) -> float:
-        """The seat's chance of winning (the value head alone)."""
-        h = self.trunk(x)
-        return float(1.0 / (1.0 + np.exp(-float(h @ self.wv[:, 0] + self.bv[0]))))
+        out: F32 = np.asarray(p, dtype=np.float32)  # float32 already: no copy
+        return out
 
     # -- files -----------------------------------------------------------------------
 

@@ -1,0 +1,141 @@
+"""CPU time of ``ismcts+net`` per decision, of two checkouts side by side (issue 37).
+
+    python scripts/bench_netsearch.py OLD_CHECKOUT NEW_CHECKOUT [--rounds 5] [--game carta]
+
+Positions: 2-player games (deals 1, 2, 3...) played by ``greedy`` for 20, 30, 40 ...
+moves (civ4: 10, 20, 30 ...), then the seat to move's decision if it has a choice (CIV
+skips the draft, which is not searched). Each round times both checkouts (in turn,
+the order alternating, each in a fresh process with ``PYTHONPATH`` set to it) on the
+same positions with the same seeds: ``time.process_time`` around ``bot_choice`` only.
+Prints the CPU ms per decision of each and the ratio new/old (median over the rounds).
+
+``--profile`` runs the current checkout once under cProfile instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+SPECS = {"carta": "ismcts+net:480it", "civ4": "ismcts+net:100it"}
+
+
+def positions(name: str, count: int) -> list[Any]:
+    from civcards.bots import make_bot
+    from civcards.bots.base import bot_choice
+    from civcards.game_api import default_options, get_game
+
+    game = get_game(name)
+    step = 10
+    first = 10 if name == "civ4" else 20
+    out: list[Any] = []
+    deal = 0
+    while len(out) < count:
+        deal += 1
+        for k in range(first, first + 5 * step, step):
+            opts = game.check_options(2, default_options(game))
+            state = game.new_state(2, opts, deal)
+            bots = [make_bot(game, "greedy", seed=s) for s in range(2)]
+            played = 0
+            while state.to_move is not None and played < k:
+                game.apply_choice(state, bot_choice(bots[state.to_move], game, state))
+                played += 1
+            # on to a decision with a choice that is searched
+            while state.to_move is not None:
+                chs = game.choices(state)
+                if len(chs) > 1 and (name != "carta" or state.phase != "draft"):
+                    break
+                game.apply_choice(state, bot_choice(bots[state.to_move], game, state))
+            if state.to_move is not None:
+                out.append(state)
+            if len(out) >= count:
+                break
+    return out
+
+
+def worker(name: str, spec: str, count: int) -> None:
+    from civcards.bots import make_bot
+    from civcards.bots.base import bot_choice
+    from civcards.game_api import get_game
+
+    game = get_game(name)
+    states = positions(name, count)
+    # warm up (the network's load, caches)
+    bot_choice(make_bot(game, spec.split(":")[0] + ":4it", seed=1), game, states[0].copy())
+    cpu = 0.0
+    for i, st in enumerate(states):
+        bot = make_bot(game, spec, seed=1000 + i)
+        s = st.copy()
+        t0 = time.process_time()
+        bot_choice(bot, game, s)
+        cpu += time.process_time() - t0
+    print(json.dumps({"cpu": cpu, "decisions": len(states)}))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old", nargs="?")
+    ap.add_argument("new", nargs="?")
+    ap.add_argument("--game", default="carta", choices=sorted(SPECS))
+    ap.add_argument("--spec", help="the bot (default: ismcts+net:480it, civ4 100it)")
+    ap.add_argument("--positions", type=int, default=6)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args(argv)
+    spec = args.spec or SPECS[args.game]
+    if args.worker:
+        worker(args.game, spec, args.positions)
+        return 0
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile(time.process_time)
+        prof.runctx("worker(g, s, n)", globals(), {"g": args.game, "s": spec, "n": args.positions})
+        prof.dump_stats("/tmp/netsearch.prof")
+        pstats.Stats("/tmp/netsearch.prof").sort_stats("tottime").print_stats(25)
+        return 0
+    if not args.old or not args.new:
+        ap.error("name the old and the new checkout")
+    cmd = [
+        sys.executable,
+        __file__,
+        "--worker",
+        "--game",
+        args.game,
+        "--spec",
+        spec,
+        "--positions",
+        str(args.positions),
+    ]
+    got: dict[str, list[float]] = {"old": [], "new": []}
+    for r in range(args.rounds):
+        order = ("old", "new") if r % 2 == 0 else ("new", "old")
+        for which in order:
+            env = {**os.environ, "PYTHONPATH": getattr(args, which)}
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            res = json.loads(out.stdout.strip().splitlines()[-1])
+            got[which].append(1000 * res["cpu"] / res["decisions"])
+        print(
+            f"round {r + 1}: old {got['old'][-1]:.1f} ms, new {got['new'][-1]:.1f} ms a decision",
+            file=sys.stderr,
+        )
+    old, new = statistics.median(got["old"]), statistics.median(got["new"])
+    ratios = [n / o for o, n in zip(got["old"], got["new"], strict=True)]
+    print(
+        f"{args.game} {spec}: old {old:.1f} ms, new {new:.1f} ms CPU a decision; "
+        f"new/old {statistics.median(ratios):.3f} (rounds: "
+        f"{', '.join(f'{x:.3f}' for x in ratios)})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
