@@ -60,6 +60,9 @@ class PolicyValueNet:
         #: products, which BLAS does not spread over threads that a busy machine lacks)
         self.w1_in = np.ascontiguousarray(self.w1 / self.scale[:, None])
         self.b1_in = (self.b1 - (self.mean / self.scale) @ self.w1).astype(np.float32)
+        #: the value layer's column and bias (views, read at every leaf)
+        self.wv0 = self.wv[:, 0]
+        self.bv0 = self.bv[0]
         self.obs_size = int(self.w1.shape[0])
         self.action_size = int(self.wp.shape[1])
 
@@ -100,11 +103,17 @@ class PolicyValueNet:
         """The second hidden layer's activations of one observation (or a batch)."""
         x = np.asarray(x, dtype=np.float32)
         if x.ndim == 1:
-            nz = np.flatnonzero(x)
-            h = np.maximum(x[nz] @ self.w1_in[nz] + self.b1_in, 0.0)
-        else:
-            h = np.maximum(((x - self.mean) / self.scale) @ self.w1 + self.b1, 0.0)
-        out: F32 = np.asarray(np.maximum(h @ self.w2 + self.b2, 0.0), dtype=np.float32)
+            # the same sums as ``max(x[nz] @ w1_in[nz] + b1_in, 0)`` and so on, in place
+            nz = x.nonzero()[0]
+            h = x[nz] @ self.w1_in[nz]
+            h += self.b1_in
+            np.maximum(h, 0.0, out=h)
+            out: F32 = h @ self.w2
+            out += self.b2
+            np.maximum(out, 0.0, out=out)
+            return out
+        h = np.maximum(((x - self.mean) / self.scale) @ self.w1 + self.b1, 0.0)
+        out = np.asarray(np.maximum(h @ self.w2 + self.b2, 0.0), dtype=np.float32)
         return out
 
     def forward(self, x: npt.ArrayLike) -> tuple[F32, F32]:
@@ -126,7 +135,7 @@ class PolicyValueNet:
 
     def value_of(self, h: F32) -> float:
         """The value head on one observation's :meth:`trunk` (what :meth:`value` gives)."""
-        return float(1.0 / (1.0 + np.exp(-float(h @ self.wv[:, 0] + self.bv[0]))))
+        return float(1.0 / (1.0 + np.exp(-float(h @ self.wv0 + self.bv0))))
 
     def policy_of(self, h: F32, legal: Sequence[int]) -> F32:
         """The probabilities over ``legal`` from one observation's :meth:`trunk` (those of
