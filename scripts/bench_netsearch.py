@@ -9,6 +9,11 @@ the order alternating, each in a fresh process with ``PYTHONPATH`` set to it) on
 same positions with the same seeds: ``time.process_time`` around ``bot_choice`` only.
 Prints the CPU ms per decision of each and the ratio new/old (median over the rounds).
 
+``--same-process`` runs both in one process instead (less noise from a shared
+machine): the old checkout's ``netsearch.py`` and ``policy_net.py`` are loaded beside
+the current ones (over the current engines), and each position is searched by the old
+bot and the new one in turn, the order alternating.
+
 ``--profile`` runs the current checkout once under cProfile instead.
 """
 
@@ -78,6 +83,73 @@ def worker(name: str, spec: str, count: int) -> None:
     print(json.dumps({"cpu": cpu, "decisions": len(states)}))
 
 
+def _old_modules(checkout: str) -> Any:
+    """The old checkout's ``netsearch`` (with its own ``policy_net``), as extra modules."""
+    import types
+    from pathlib import Path
+
+    bots = Path(checkout) / "civcards" / "bots"
+    mods = {}
+    for name, src_name in (("_old_policy_net", "policy_net"), ("_old_netsearch", "netsearch")):
+        src = (bots / f"{src_name}.py").read_text()
+        src = src.replace("from .policy_net import", "from ._old_policy_net import")
+        mod = types.ModuleType(f"civcards.bots.{name}")
+        mod.__package__ = "civcards.bots"
+        mod.__file__ = str(bots / f"{src_name}.py")
+        sys.modules[mod.__name__] = mod
+        exec(compile(src, mod.__file__, "exec"), mod.__dict__)
+        mods[name] = mod
+    return mods["_old_netsearch"]
+
+
+def same_process(old: str, name: str, spec: str, count: int, rounds: int) -> None:
+    from civcards.bots import make_bot
+    from civcards.bots.base import bot_choice
+    from civcards.game_api import get_game
+
+    old_ns = _old_modules(old)
+    game = get_game(name)
+    states = positions(name, count)
+
+    def old_bot(seed: int) -> Any:
+        # the factory of the old module (the same budget parsing as the new one)
+        return old_ns.make_net_search(game, spec.partition(":")[2], seed)
+
+    def new_bot(seed: int) -> Any:
+        return make_bot(game, spec, seed=seed)
+
+    for make in (old_bot, new_bot):  # warm up
+        bot_choice(make(1), game, states[0].copy())
+    got: dict[str, list[float]] = {"old": [], "new": []}
+    for r in range(rounds):
+        cpu = {"old": 0.0, "new": 0.0}
+        for i, st in enumerate(states):
+            order = ("old", "new") if (r + i) % 2 == 0 else ("new", "old")
+            for which in order:
+                bot = (old_bot if which == "old" else new_bot)(1000 + i)
+                s = st.copy()
+                t0 = time.process_time()
+                bot_choice(bot, game, s)
+                cpu[which] += time.process_time() - t0
+        for which in ("old", "new"):
+            got[which].append(1000 * cpu[which] / len(states))
+        print(
+            f"round {r + 1}: old {got['old'][-1]:.1f} ms, new {got['new'][-1]:.1f} ms a decision",
+            file=sys.stderr,
+        )
+    _summary(name, spec, got)
+
+
+def _summary(name: str, spec: str, got: dict[str, list[float]]) -> None:
+    old, new = statistics.median(got["old"]), statistics.median(got["new"])
+    ratios = [n / o for o, n in zip(got["old"], got["new"], strict=True)]
+    print(
+        f"{name} {spec}: old {old:.1f} ms, new {new:.1f} ms CPU a decision; "
+        f"new/old {statistics.median(ratios):.3f} (rounds: "
+        f"{', '.join(f'{x:.3f}' for x in ratios)})"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("old", nargs="?")
@@ -88,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--same-process", action="store_true")
     args = ap.parse_args(argv)
     spec = args.spec or SPECS[args.game]
     if args.worker:
@@ -101,6 +174,11 @@ def main(argv: list[str] | None = None) -> int:
         prof.runctx("worker(g, s, n)", globals(), {"g": args.game, "s": spec, "n": args.positions})
         prof.dump_stats("/tmp/netsearch.prof")
         pstats.Stats("/tmp/netsearch.prof").sort_stats("tottime").print_stats(25)
+        return 0
+    if args.same_process:
+        if not args.old:
+            ap.error("name the old checkout")
+        same_process(args.old, args.game, spec, args.positions, args.rounds)
         return 0
     if not args.old or not args.new:
         ap.error("name the old and the new checkout")
@@ -127,13 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             f"round {r + 1}: old {got['old'][-1]:.1f} ms, new {got['new'][-1]:.1f} ms a decision",
             file=sys.stderr,
         )
-    old, new = statistics.median(got["old"]), statistics.median(got["new"])
-    ratios = [n / o for o, n in zip(got["old"], got["new"], strict=True)]
-    print(
-        f"{args.game} {spec}: old {old:.1f} ms, new {new:.1f} ms CPU a decision; "
-        f"new/old {statistics.median(ratios):.3f} (rounds: "
-        f"{', '.join(f'{x:.3f}' for x in ratios)})"
-    )
+    _summary(args.game, spec, got)
     return 0
 
 

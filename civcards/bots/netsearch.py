@@ -101,13 +101,13 @@ def load_network(game: Game, path: str | Path | None = None) -> PolicyValueNet:
 class _Node:
     __slots__ = (
         "children",
+        "cprior",
         "fpu",
         "hidden",
         "leaf",
         "mover",
         "prior",
         "probs",
-        "slots",
         "total",
         "visits",
     )
@@ -127,9 +127,9 @@ class _Node:
         #: where the node was a new leaf: the action table of the deal that reached it and
         #: the network's trunk there, from which :attr:`probs` is worked out if the node is
         #: ever expanded (most leaves are not: their policy is never computed)
-        self.leaf: tuple[Any, Any] | None = None
-        #: PUCT's figures by key, once the priors are known: [C_PUCT x prior, child or None]
-        self.slots: dict[Hashable, list[Any]] = {}
+        self.leaf: tuple[dict[str, int], list[int], Any] | None = None
+        #: ``C_PUCT`` times each branch's prior, by key (with :attr:`prior`)
+        self.cprior: dict[Hashable, float] = {}
 
 
 class NetSearchBot(Bot):
@@ -369,18 +369,15 @@ class NetSearchBot(Bot):
         prior = node.prior
         assert prior is not None
         c = self.c_puct
-        get = node.children.get
-        node.slots = {k: [c * p, get(k)] for k, p in prior.items()}
+        node.cprior = {k: c * p for k, p in prior.items()}
 
     def _prior(self, node: _Node, edges: list[Edge]) -> None:
         if node.leaf is not None:
             # the policy of the deal that made the node a leaf, worked out now
-            table, h = node.leaf
+            names, legal, h = node.leaf
             node.leaf = None
-            legal = table.legal_actions()
-            probs = self.net.policy_of(h, legal)
-            names = action_names(table, legal)
-            node.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
+            probs = self.net.policy_of(h, legal).tolist()
+            node.probs = {nm: probs[i] for i, nm in enumerate(names)}
         probs_by_name = node.probs
         if node.hidden is not None or not probs_by_name:
             node.prior = {e[0]: 1.0 / len(edges) for e in edges}
@@ -407,20 +404,16 @@ class NetSearchBot(Bot):
                 self._set_prior(node, edges)
             # PUCT: ``Q + C_PUCT * P * sqrt(N) / (1 + n)``, an unvisited branch worth ``fpu``
             # (the same floats in the same order as written out: the same choice)
-            slots = node.slots
-            children = node.children
+            cprior = node.cprior.get
+            child = node.children.get
             fpu = node.fpu
             cfill = c * (1.0 / len(edges))
             sq = math.sqrt(node.visits + 1)
             best_v = -1e9
             best_k, best_a = edges[0]
             for k, a in edges:
-                s = slots.get(k)
-                if s is None:
-                    cp = cfill
-                    ch = children.get(k)
-                else:
-                    cp, ch = s
+                cp = cprior(k, cfill)
+                ch = child(k)
                 if ch is None or not ch.visits:
                     v = fpu + cp * sq
                 else:
@@ -428,10 +421,9 @@ class NetSearchBot(Bot):
                     v = ch.total / nv + cp * sq / (1 + nv)
                 if v > best_v:
                     best_v, best_k, best_a = v, k, a
-            ch = children.get(best_k)
+            ch = child(best_k)
             if ch is None:
-                ch = _Node(kit.mover(g), best_k if best_a is None else None)
-                self._child(node, best_k, ch)
+                ch = node.children[best_k] = _Node(kit.mover(g), best_k if best_a is None else None)
                 leaf_new = ch
             path.append(ch)
             node = ch
@@ -453,8 +445,7 @@ class NetSearchBot(Bot):
                 pk, pact = picked
                 ch = node.children.get(pk)
                 if ch is None:
-                    ch = _Node(kit.mover(g))
-                    self._child(node, pk, ch)
+                    ch = node.children[pk] = _Node(kit.mover(g))
                     leaf_new = ch
                 path.append(ch)
                 node = ch
@@ -466,13 +457,6 @@ class NetSearchBot(Bot):
         for nd in path:
             nd.visits += 1
             nd.total += vals[nd.mover]
-
-    @staticmethod
-    def _child(node: _Node, key: Hashable, child: _Node) -> None:
-        node.children[key] = child
-        s = node.slots.get(key)
-        if s is not None:
-            s[1] = child
 
     def _values(self, g: Any, leaf: _Node | None) -> list[float]:
         """Every seat's value of ``g``; the new ``leaf`` gets the network's policy there
@@ -492,7 +476,8 @@ class NetSearchBot(Bot):
             h = net.trunk(table.encode(mover))
             v = net.value_of(h)
             if leaf is not None and leaf.hidden is None:
-                leaf.leaf = (table, h)
+                legal = table.legal_actions()
+                leaf.leaf = (action_names(table, legal), legal, h)
                 leaf.fpu = v
         rest = (1.0 - v) / (n - 1) if n > 1 else 0.0
         return [v if s == mover else rest for s in range(n)]

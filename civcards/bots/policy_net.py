@@ -144,11 +144,11 @@ class PolicyValueNet:
             return np.zeros(0, np.float32)
         idx = np.fromiter(legal, dtype=np.intp, count=len(legal))
         logits = self.wp_t[idx] @ h + self.bp[idx]
-        logits -= logits.max()
-        p = np.exp(logits)
-        p /= p.sum()
-        out: F32 = np.asarray(p, dtype=np.float32)  # float32 already: no copy
-        return out
+        # ``logits.max()`` and ``p.sum()`` without their Python wrappers (the same reductions)
+        logits -= np.maximum.reduce(logits)
+        p: F32 = np.exp(logits)
+        p /= np.add.reduce(p)
+        return p
 
     # -- files -----------------------------------------------------------------------
 
