@@ -15,6 +15,7 @@ from rich.console import Console
 
 from civcards import civ4
 from civcards.civ4 import CARDS, GameState, observe
+from civcards.civ4.game import STALEMATE
 from civcards.game_api import get_game
 from civcards.games.civ4.screen import Civ4Screen, board, help_view, leads_to, proposal
 from civcards.games.civ4.text import card_name
@@ -281,17 +282,29 @@ def test_plot_payments_list_the_proposed_payment_first() -> None:
 
 
 def combat_record(tmp_path: Path) -> tuple[Path, int, int]:
-    """A saved 2-player game stopped where a defender must answer an attack."""
+    """A saved 2-player game stopped where a defender must answer an attack, in the last round
+    (C69: the game ends in stalemate after it), so that little of the game is left to type
+    (from the first attack of the game, ~300 moves: 20 s of screens), and where the attacker
+    holds a card the defender lacks (what the defender's screen must not show)."""
     for seed in range(200):
         rng = random.Random(seed)
         g = civ4.new_game(2, seed=seed)
         while not g.finished and len(g.moves) < 3000:
-            if g.combat is not None and g.to_move != g.combat.attacker:
+            defender = g.to_move
+            if (
+                g.combat is not None
+                and defender is not None
+                and defender != g.combat.attacker
+                and g.round >= STALEMATE
+                and set(g.hand(g.combat.attacker)) - set(g.hand(defender))
+            ):
                 path = tmp_path / "combat.json"
                 rec = GAME.record(g, ["Ana", "Bob"])
                 path.write_text(json.dumps(rec), encoding="utf-8")
-                assert g.to_move is not None
-                return path, g.combat.attacker, g.to_move
+                return path, g.combat.attacker, defender
+            if g.step == "collect":  # its proposed collect: late in a game a collect has
+                g.apply(civ4.default_move(g))  # millions of choices (seconds to list)
+                continue
             legal = g.legal_strings()
             attacks = [m for m in legal if m.startswith("attack")]
             g.apply(rng.choice(attacks) if attacks and rng.random() < 0.5 else rng.choice(legal))
@@ -304,6 +317,7 @@ def test_hot_seat_defender_is_prompted_and_sees_only_their_hand(tmp_path: Path) 
     g = GAME.from_record(json.loads(path.read_text(encoding="utf-8")))
     defender_hand = set(g.hand(defender))
     attacker_only = set(g.hand(attacker)) - defender_hand
+    assert attacker_only
     r = play(["--resume", str(path), "--seats", "human,human"], "\n1\n" * 3000, tmp_path)
     assert r.returncode == 0, r.stderr
     out = r.stdout
