@@ -227,30 +227,77 @@ def known_in_hands(g: GameState, seat: int) -> list[str]:
 
 
 class _Views:
-    """Each seat's reading of the history so far, extended move by move."""
+    """Each seat's reading of the history so far, extended move by move.
 
-    __slots__ = ("known", "texts", "upto")
+    A views object may be shared by several states (a state and its copies, every
+    deal of one decision's sampler): it is never changed once built;
+    :func:`_views` extends a copy. It remembers the moves and movers it read, and
+    serves only a state whose history starts with exactly those.
+    """
+
+    __slots__ = ("known", "movers", "moves", "texts", "upto")
 
     def __init__(self, n: int) -> None:
         self.upto = 0
+        self.moves: list[Move] = []
+        self.movers: list[int] = []
         self.known = {s: [[0] * 6 for _ in range(n)] for s in range(-1, n)}
         self.texts: dict[int, list[str]] = {s: [] for s in range(-1, n)}
 
+    def extendable(self) -> _Views:
+        """A copy of its own (cheap: short lists) for :func:`_views` to extend."""
+        c = object.__new__(_Views)
+        c.upto = self.upto
+        c.moves = self.moves
+        c.movers = self.movers
+        c.known = {s: [k[:] for k in kn] for s, kn in self.known.items()}
+        c.texts = {s: t[:] for s, t in self.texts.items()}
+        return c
+
+
+def shared_views(g: GameState) -> object:
+    """What :func:`observe` derives from ``g``'s history so far, to give (as
+    ``view_cache``) to other states whose history starts with the same moves and
+    movers, and whose ``learned`` is the same for those moves (a sampler's deals
+    of one decision): each extends its own copy, and a state whose history does
+    not start with those moves ignores it."""
+    return _views(g)
+
 
 def _views(g: GameState) -> _Views:
-    v = g.view_cache
-    if not isinstance(v, _Views) or v.upto > len(g.history):
+    """``g``'s views: its own ones, or shared ones if they read exactly ``g``'s first
+    moves, else new ones; extended (on a copy) up to ``g``'s whole history."""
+    history = g.history
+    end = len(history)
+    cached = g.view_cache
+    v: _Views | None = None
+    if isinstance(cached, _Views) and cached.upto <= end:
+        v = cached
+        # the moves it read must be this history's first ones (they are, unless the
+        # history was rewritten): list equality, identity first, at C speed
+        upto = v.upto
+        same = (
+            history == v.moves and g.movers == v.movers
+            if upto == end
+            else history[:upto] == v.moves and g.movers[:upto] == v.movers
+        )
+        if not same:
+            v = None
+        elif upto == end:
+            return v
+        else:
+            v = v.extendable()  # never extended in place: other states may hold it
+    if v is None:
         v = _Views(g.n)
+    if v.upto == end:
         g.view_cache = v
-    if v.upto == len(g.history):
         return v
     # the hand each Inquisition took, by the index of its move (engine-side data,
     # used only for the seats that saw it; gathered when first needed)
     olds: dict[Any, Any] | None = None
-    history = g.history
     texts = list(v.texts.items())
     knowns = list(v.known.items())
-    for i in range(v.upto, len(history)):
+    for i in range(v.upto, end):
         m = history[i]
         who = g.movers[i]
         # as :func:`public_move_text` writes it for each seat
@@ -301,7 +348,10 @@ def _views(g: GameState) -> _Views:
                     known[t] = [0] * 6
         if k == "take" and g.deal == "draft" and g.n == 2 and i == 4 * g.n - 1:
             _fold_draft(g, v)
-    v.upto = len(g.history)
+    v.upto = end
+    v.moves = history[:]
+    v.movers = g.movers[:end]
+    g.view_cache = v  # only once complete: from now on it may be shared
     return v
 
 

@@ -122,7 +122,8 @@ class State:
     draft_hold: list[list[int]]
     draft_centre: list[int]
     draft_order: list[int]
-    #: what :mod:`civcards.carta.observation` derived from the history so far
+    #: what :mod:`civcards.carta.observation` derived from the history so far (never
+    #: changed once built, so copies share it; it checks that it fits a history)
     view_cache: object | None
 
     # -- construction -------------------------------------------------------
@@ -165,7 +166,7 @@ class State:
         c.draft_hold = [h[:] for h in self.draft_hold]
         c.draft_centre = self.draft_centre[:]
         c.draft_order = self.draft_order[:]
-        c.view_cache = None
+        c.view_cache = self.view_cache  # shared: observation extends a copy
         return c
 
     # -- public read-only views --------------------------------------------

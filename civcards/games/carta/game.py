@@ -13,7 +13,7 @@ from ...carta.cards import LETTERS, counts_to_str
 from ...carta.explain import why_illegal
 from ...carta.game import GameState
 from ...carta.moves import Move, format_move
-from ...carta.observation import SECRET_MARK
+from ...carta.observation import SECRET_MARK, shared_views
 from ...game_api import (
     Choice,
     Expansion,
@@ -498,12 +498,17 @@ class _Sampler:
         self.det = det
         self.history = [_public_move(t) for t in obs.history]
         self.movers = list(obs.movers)
+        #: the seats' reading of that log, read once and shared by every deal (each
+        #: deal's ``learned`` is empty, so it reads the same for all)
+        self.views: object | None = None
 
     def sample(self, rng: Any) -> GameState:
         g: GameState = self.det.sample(rng)
         g.history = self.history[:]
         g.movers = self.movers[:]
-        g.view_cache = None
+        g.view_cache = self.views
+        if self.views is None:
+            self.views = shared_views(g)
         return g
 
 
