@@ -21,7 +21,7 @@ from civcards.civ4.cards import card_set
 from civcards.civ4.options import DEFAULT_CARD_SET
 from civcards.game_api import all_games
 from civcards.games.civ4.text import card_name
-from civcards.i18n import t
+from civcards.i18n import LANGS, t
 from civcards.server.kinds import web_assets
 
 from . import net
@@ -210,5 +210,48 @@ def test_an_attack_clicked_on_the_objects_is_the_buttons_move(
         page.wait_for_selector('[data-testid="defend-0"]')
         page.wait_for_function("document.documentElement.dataset.soundAttack === '1'")
         assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_longest_card_names_stay_in_their_cards_on_a_phone(
+    server: ServerProcess, browser: Any
+) -> None:
+    """A card's name is never broken inside a word, so the longest word of any language's
+    card names must fit a market card at a phone's size: German's Bronzeverarbeitung once
+    spilt out of its card (the layout guard's German game with another deal). Each
+    technology of the market is drawn again by the table's own faces.js with the longest
+    name of the five languages, and the hand and markets must lay out."""
+    names = [card_name(c, lang) for c in card_set(DEFAULT_CARD_SET).deck for lang in LANGS]
+    names += [card_name(c, lang) for c in card_set(DEFAULT_CARD_SET).techs for lang in LANGS]
+    longest = max(names, key=lambda n: max(len(w) for w in n.split()))
+    rec = start(server.base, load("civ4-2p"))
+    # a collect of seat 0's: the markets are on its table
+    n = next(
+        i
+        for i, m in enumerate(rec.record["moves"])
+        if int(m["seat"]) == 0 and m["path"][-1][1].startswith("collect")
+    )
+    rec.advance(n)
+    page = open_seat(browser, rec, 0, n, (390, 844))
+    try:
+        if page.locator("#tab-mine").count():
+            page.click("#tab-mine")
+        drawn = page.evaluate(
+            """async (name) => {
+              const { face } = await import('/static/games/civ4/faces.js');
+              const lis = [...document.querySelectorAll('[data-testid^="market-tech-"]')];
+              for (const li of lis) {
+                const old = li.querySelector('.face');
+                const card = { kind: 'tech', code: old.dataset.card, name, cost: 3,
+                               res: [0, 0, 1], fx: [], help: name };
+                old.outerHTML = face(card, { now: 3, text: true });
+              }
+              return lis.length;
+            }""",
+            longest,
+        )
+        assert drawn > 0
+        assert layout_problems(page) == [], longest
     finally:
         page.context.close()

@@ -61,8 +61,11 @@ export function face(card, o = {}) {
   const tag = o.tag || "h4";
   const level = o.level ? ` aria-level="${o.level}"` : "";
   const kindWords = card.kind_name || t(`ccg.kind.${kind}`);
+  // a name with one very long word (German's Bronzeverarbeitung) is set smaller: a word is
+  // never broken, and at the usual size it is wider than a phone's card
+  const long = /\S{17,}/.test(card.name || "") ? " long" : "";
   return `<div class="face k-${esc(kind)}${o.small ? " small" : ""}" data-card="${esc(card.code)}">
-    <div class="f-head"><span class="f-emb" title="${esc(kindWords)}">${EMBLEM[kind] || ""}</span><${tag} class="f-name"${level} data-tip="${esc(card.help)}">${esc(card.name)}${count}</${tag}><span class="sr-only">${esc(kindWords)}</span>
+    <div class="f-head"><span class="f-emb" title="${esc(kindWords)}">${EMBLEM[kind] || ""}</span><${tag} class="f-name${long}"${level} data-tip="${esc(card.help)}">${esc(card.name)}${count}</${tag}><span class="sr-only">${esc(kindWords)}</span>
       ${card.era ? `<small class="f-era">${esc(t("ccg.web.era", { era: card.era }))}</small>` : ""}${cost ? `<span class="f-cost">${cost}</span>` : ""}</div>
     <div class="f-body">${printed && printed.some((x) => x) ? `<span class="f-res" title="${esc(printedWords)}">${resChips(printed)}</span>` : ""}${fx ? `<span class="f-fx">${fx}</span>` : ""}</div>
     ${o.text ? `<p class="help f-text">${esc(card.help)}</p>` : ""}</div>`;
