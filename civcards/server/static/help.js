@@ -131,7 +131,8 @@ export function initTips() {
     if (e.pointerType === "mouse") return;
     const el = target(e);
     if (!el) { hideTip(); return; }
-    pressTimer = setTimeout(() => { pressed = true; showTip(el); }, LONG_PRESS_MS);
+    // (the scroll that showing its tip may cause moves the tip along, as for a hover's)
+    pressTimer = setTimeout(() => { pressed = true; showTip(el); shownAt = performance.now(); }, LONG_PRESS_MS);
   });
   for (const ev of ["pointerup", "pointercancel"]) {
     document.addEventListener(ev, () => {
