@@ -219,11 +219,38 @@ def known_in_hands(g: GameState, seat: int) -> list[str]:
     (Experiment, Research, Oligarchy, Republic) and shrinks as it plays or
     discards cards. Derived from the history, using only what ``seat`` saw.
     """
-    views = _views(g)
-    known = [c[:] for c in views.known[seat]]
+    return [counts_to_str(c) for c in known_counts(g, seat)]
+
+
+#: how many moves past a shared reading :func:`known_counts` reads for one seat alone
+#: (without storing them); further on, every seat's reading is extended and kept
+SHORT_READ = 32
+
+
+def known_counts(g: GameState, seat: int) -> list[list[int]]:
+    """:func:`known_in_hands` as six counts a hand (new lists, the caller's to change).
+
+    A search's leaf (a deal of the decision, a few moves on) reads only the moves
+    after the decision's shared reading, for ``seat`` alone: the same counts as
+    extending every seat's reading, without the others' or the move texts.
+    """
+    history = g.history
+    end = len(history)
+    cached = g.view_cache
+    known: list[list[int]] | None = None
+    if isinstance(cached, _Views) and end - SHORT_READ <= cached.upto < end:
+        upto = cached.upto
+        # the moves it read must be this history's first ones (list equality of the
+        # prefix, identity first, at C speed: cheaper than comparing item by item)
+        if history[:upto] == cached.moves and g.movers[:upto] == cached.movers:
+            known = [k[:] for k in cached.known[seat]]
+            if not _read_known(g, upto, end, [(seat, known)]):
+                known = None  # the two-player draft's end: every seat's reading
+    if known is None:
+        known = [k[:] for k in _views(g).known[seat]]
     if seat >= 0:
         known[seat] = list(g.hands[seat])
-    return [counts_to_str(c) for c in known]
+    return known
 
 
 class _Views:
@@ -292,15 +319,25 @@ def _views(g: GameState) -> _Views:
     if v.upto == end:
         g.view_cache = v
         return v
-    # the hand each Inquisition took, by the index of its move (engine-side data,
-    # used only for the seats that saw it; gathered when first needed)
-    olds: dict[Any, Any] | None = None
-    texts = list(v.texts.items())
-    knowns = list(v.known.items())
-    for i in range(v.upto, end):
+    _read_texts(g, v.upto, end, list(v.texts.items()))
+    if not _read_known(g, v.upto, end, list(v.known.items())):
+        _fold_draft(g, v)
+        _read_known(g, 4 * g.n, end, list(v.known.items()))
+    v.upto = end
+    v.moves = history[:]
+    v.movers = g.movers[:end]
+    g.view_cache = v  # only once complete: from now on it may be shared
+    return v
+
+
+def _read_texts(g: GameState, start: int, end: int, texts: list[tuple[int, list[str]]]) -> None:
+    """Append to each seat's texts the moves ``start`` to ``end`` of the history, as
+    :func:`public_move_text` writes them for that seat."""
+    history = g.history
+    movers = g.movers
+    for i in range(start, end):
         m = history[i]
-        who = g.movers[i]
-        # as :func:`public_move_text` writes it for each seat
+        who = movers[i]
         text = _text(m)
         if m.kind == "keep":
             for seat, lst in texts:
@@ -312,6 +349,23 @@ def _views(g: GameState) -> _Views:
         else:
             for _, lst in texts:
                 lst.append(text)
+
+
+def _read_known(
+    g: GameState, start: int, end: int, knowns: list[tuple[int, list[list[int]]]]
+) -> bool:
+    """Update each (seat, what it knows of every hand) for the moves ``start`` to ``end``
+    of the history. False, having read up to it, where the range ends a two-player
+    draft (:func:`_fold_draft` then reads every seat's packets): the caller folds it
+    and reads on from ``4 * n``."""
+    history = g.history
+    movers = g.movers
+    # the hand each Inquisition took, by the index of its move (engine-side data,
+    # used only for the seats that saw it; gathered when first needed)
+    olds: dict[Any, Any] | None = None
+    for i in range(start, end):
+        m = history[i]
+        who = movers[i]
         if m.kind == "inspiration" and m.copy is not None:
             m = m.copy
         k = m.kind
@@ -347,12 +401,8 @@ def _views(g: GameState) -> _Views:
                     known[who] = [max(0, known[who][d] + known[t][d] - size) for d in range(6)]
                     known[t] = [0] * 6
         if k == "take" and g.deal == "draft" and g.n == 2 and i == 4 * g.n - 1:
-            _fold_draft(g, v)
-    v.upto = end
-    v.moves = history[:]
-    v.movers = g.movers[:end]
-    g.view_cache = v  # only once complete: from now on it may be shared
-    return v
+            return False
+    return True
 
 
 def _fold_draft(g: GameState, v: _Views) -> None:

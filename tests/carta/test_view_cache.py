@@ -9,7 +9,8 @@ import random
 import pytest
 
 from civcards.carta import GameState
-from civcards.carta.observation import observe
+from civcards.carta.cards import str_to_counts
+from civcards.carta.observation import known_counts, observe, shared_views
 from civcards.game_api import default_options, get_game
 from tests.carta.randgames import CONFIGS, start
 
@@ -24,12 +25,25 @@ def _seats(g: GameState) -> list[int | None]:
     return [None, *range(g.n)]
 
 
+def _known_fresh(g: GameState, seat: int) -> list[list[int]]:
+    return [str_to_counts(k) for k in _fresh(g, None if seat < 0 else seat)["known_in_hands"]]
+
+
+def _check_known(g: GameState) -> None:
+    """known_counts (one seat's reading, a short way on from a shared one) as a fresh
+    state's observation says, for the spectator (-1) and every seat."""
+    for s in range(-1, g.n):
+        c = g.copy()
+        assert known_counts(c, s) == _known_fresh(g, s)
+
+
 @pytest.mark.parametrize("config", CONFIGS)
 def test_r25_copies_sharing_views_observe_as_fresh_states(config: tuple[int, str, bool]) -> None:
     rng = random.Random(7)
     g = start(config, seed=5)
     kept: list[GameState] = []
     while not g.finished:
+        _check_known(g)  # one move past the reading its last observation left
         for s in _seats(g):
             assert observe(g, s).to_dict() == _fresh(g, s)
         # a copy holds the same views, then goes its own way (another move)
@@ -41,6 +55,7 @@ def test_r25_copies_sharing_views_observe_as_fresh_states(config: tuple[int, str
             other = kept.pop(rng.randrange(len(kept)))
             if not other.finished:
                 other.apply(rng.choice(other.legal_moves()))
+            _check_known(other)
             for s in _seats(other):
                 assert observe(other, s).to_dict() == _fresh(other, s)
     for s in _seats(g):
@@ -79,8 +94,40 @@ def test_r25_every_deal_of_a_sampler_observes_as_a_fresh_state(deal: int) -> Non
     for _ in range(4):
         d = sampler.sample(rng)
         for _ in range(3):
+            _check_known(d)
             for s in _seats(d):
                 assert observe(d, s).to_dict() == _fresh(d, s)
             if d.finished:
                 break
             d.apply(rng.choice(d.legal_moves()))
+
+
+def _game_at(seed: int, length: int) -> GameState | None:
+    g = start(CONFIGS[0], seed=seed)
+    rng = random.Random(seed)
+    while len(g.history) < length:
+        if g.finished:
+            return None
+        g.apply(rng.choice(g.legal_moves()))
+    return g
+
+
+def test_r25_a_leaf_ignores_a_reading_of_other_moves() -> None:
+    """known_counts reads a shared reading only for a history that starts with the moves
+    it read: another game's reading (what a seat knew there differs) is not used."""
+    checked = 0
+    for seed in range(1, 40):
+        a, b = _game_at(seed, 40), _game_at(seed + 100, 40)
+        if a is None or b is None:
+            continue
+        for s in range(-1, 2):
+            theirs = [str_to_counts(k) for k in _fresh(a, None if s < 0 else s)["known_in_hands"]]
+            c = b.copy()
+            c.apply(c.legal_moves()[0])
+            mine = _known_fresh(c, s)
+            # b's reading of a's moves would differ once the last move is read on top
+            c.view_cache = shared_views(a)
+            if theirs[1 - max(s, 0)] != _known_fresh(b, s)[1 - max(s, 0)]:
+                assert known_counts(c, s) == mine
+                checked += 1
+    assert checked >= 3

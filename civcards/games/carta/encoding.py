@@ -48,7 +48,7 @@ from ...carta.cards import LETTERS, THRESHOLDS, counts_to_str
 from ...carta.game import OVER, GameState, multisets
 from ...carta.moves import COPYABLE, Move, format_move
 from ...carta.moves import EFFECT_KINDS as ALL_EFFECT_KINDS
-from ...carta.observation import Observation, known_in_hands, observe
+from ...carta.observation import Observation, known_counts, observe
 
 # ---------------------------------------------------------------------------
 # The action table
@@ -497,12 +497,12 @@ def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
     if own:
         v[at["hand"] : at["hand"] + 6] = g.hands[me]
     hs, hl, ar, kn = at["hand_sizes"], at["hand_limits"], at["areas"], at["known_in_hands"]
-    known = known_in_hands(g, me if own else -1)
+    known = known_counts(g, me if own else -1)
     for r, s in enumerate(order):
         v[hs + r] = sum(g.hands[s])
         v[hl + r] = g.hand_size(s)
         v[ar + 6 * r : ar + 6 * r + 6] = g.areas[s]
-        _put_counts(v, kn + 6 * r, known[s])
+        v[kn + 6 * r : kn + 6 * r + 6] = known[s]
     v[at["discard"] : at["discard"] + 6] = g.discard
     mk0 = at["markers"]
     for ms, md, mkind, mby in g.markers:
