@@ -4,9 +4,11 @@ to check that a speed change of :mod:`civcards.bots.netsearch` chooses exactly a
     PYTHONPATH=/path/to/checkout python scripts/netsearch_equiv.py OUT.json [--quick]
     python scripts/netsearch_equiv.py OUT.json --compare BEFORE.json
 
-Games (2 players, the platform's default options, deals 11, 12, 13...): CIV (``carta``)
+Games (2 players unless said, the platform's default options, deals 11, 12, 13...): CIV (``carta``)
 ``ismcts+net:200it`` against ``net`` (seats swapped each game), one game of the
-sampling bots (``ismcts+net:40it:sample`` against ``net:sample``), and civ4
+sampling bots (``ismcts+net:40it:sample`` against ``net:sample``), ``ismcts+net:650it``
+(the equal-time arena's budget) for 80 decisions, a 3-player game
+(``ismcts+net:100it`` against two ``net``: Inquisition has two targets), and civ4
 ``ismcts+net:50it`` against ``net`` for at most ``--civ4-cap`` decisions a game.
 Each bot's every answer is written: the seat, the choice, its iterations, the searched
 options (move, choice, value, visits, floats as ``repr``) and its training target.
@@ -31,6 +33,8 @@ FULL = [
     ("carta", ["net", "ismcts+net:200it"], 12, 0),
     ("carta", ["ismcts+net:200it", "net"], 13, 0),
     ("carta", ["ismcts+net:40it:sample", "net:sample"], 14, 0),
+    ("carta", ["net", "ismcts+net:650it"], 15, 80),
+    ("carta", ["ismcts+net:100it", "net", "net"], 16, 0),
     ("civ4", ["ismcts+net:50it", "net"], 11, 150),
     ("civ4", ["net", "ismcts+net:50it"], 12, 150),
     ("civ4", ["ismcts+net:50it", "net"], 13, 150),

@@ -96,3 +96,30 @@ def test_search_is_a_function_of_its_seed_and_expanded_nodes_have_priors(name: s
                 assert 0.0 < sum(node.prior.values()) <= 1.0 + 1e-9
                 assert node.cprior.keys() == node.prior.keys()
         assert expanded >= 1
+
+
+def test_counted_branches_search_as_the_listed_ones() -> None:
+    """CIV's kit counts a Discovery's and an Inquisition's moves (``distinct_edges``)
+    instead of listing them as ``edges`` does: the search weighs each branch as if listed
+    (its prior, the fill of unseen branches), so it chooses, values and visits alike."""
+    from civcards.games.carta.search import CartaSearchKit
+
+    class ListingKit(CartaSearchKit):
+        distinct_edges = None  # type: ignore[assignment]
+
+    game = get_game("carta")
+    counted = 0
+    for i, state in enumerate(_positions("carta", 4)):
+        runs = []
+        for kit in (None, ListingKit(game)):
+            bot = NetSearchBot(game, 7 + i, iterations=150, kit=kit)
+            pick = bot_choice(bot, game, state.copy())
+            runs.append((pick.text, bot.option_values(), sorted(bot.last_target.items())))
+            root = bot.last_root
+            todo = [] if root is None or kit is not None else [root]
+            while todo:
+                node = todo.pop()
+                todo.extend(node.children.values())
+                counted += any(isinstance(k, tuple) for k in node.children)
+        assert runs[0] == runs[1]
+    assert counted > 0  # the trees held hidden branches

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +124,11 @@ class _Node:
         self.prior: dict[Hashable, float] | None = None
         #: the network's probabilities by action name, from the deal that reached the node
         self.probs: dict[str, float] | None = None
-        #: where the node was a new leaf: the action table of the deal that reached it and
-        #: the network's trunk there, from which :attr:`probs` is worked out if the node is
-        #: ever expanded (most leaves are not: their policy is never computed)
-        self.leaf: tuple[dict[str, int], list[int], Any] | None = None
+        #: where the node was a new leaf: the action table of the deal that reached it
+        #: (that deal is not played on) and the network's trunk there, from which
+        #: :attr:`probs` is worked out if the node is ever expanded (about half the leaves
+        #: are not: their legal actions and policy are never computed)
+        self.leaf: tuple[Any, Any] | None = None
         #: ``C_PUCT`` times each branch's prior, by key (with :attr:`prior`)
         self.cprior: dict[Hashable, float] = {}
 
@@ -160,6 +161,13 @@ class NetSearchBot(Bot):
         if found is None:
             raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
         self.kit = found
+        #: the kit's branches of a deal with each key once and how many times the kit
+        #: lists it (None: each once), where the kit says so (CIV: a Discovery's moves
+        #: are counted, not listed); the priors and the fill weigh a key by that count
+        distinct = getattr(found, "distinct_edges", None)
+        self._distinct: Callable[[Any], tuple[list[Edge], list[int] | None]] = (
+            distinct if distinct is not None else lambda g: (found.edges(g), None)
+        )
         self.iterations = iterations
         self.seconds = seconds
         self.c_puct = c_puct
@@ -232,10 +240,10 @@ class NetSearchBot(Bot):
         names = action_names(table, legal)
         root.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
         root.fpu = value
-        edges = self._edges(root, g0, True)
+        edges, counts = self._edges(root, g0, True)
         if not edges:  # pragma: no cover - a deal always has the decision's options
             return kit.fallback(decision, self._seed)
-        self._set_prior(root, edges)
+        self._set_prior(root, edges, counts)
         done = 0
         limit = self.iterations
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -347,67 +355,91 @@ class NetSearchBot(Bot):
 
     # -- the tree -------------------------------------------------------------------
 
-    def _edges(self, node: _Node, g: Any, at_root: bool) -> list[Edge]:
+    def _edges(self, node: _Node, g: Any, at_root: bool) -> tuple[list[Edge], list[int] | None]:
+        """The node's branches in ``g``, each key once, and how many times the kit lists
+        each (None: once); at the root, those of the decision's choices."""
         kit = self.kit
-        edges = kit.step_edges(g, node.hidden) if node.hidden is not None else kit.edges(g)
+        if node.hidden is not None:
+            edges, counts = kit.step_edges(g, node.hidden), None
+        else:
+            edges, counts = self._distinct(g)
         if not at_root:
-            return edges
+            return edges, counts
         texts = self._root_text
         allowed = self._allowed
         path = kit.path
         out = []
-        for e in edges:
+        kept: list[int] | None = None if counts is None else []
+        for i, e in enumerate(edges):
             k = e[0]
             if k not in texts:
                 texts[k] = next((t for t in path(k) if t in allowed), None)
             if texts[k] is not None:
                 out.append(e)
-        return out
+                if kept is not None and counts is not None:
+                    kept.append(counts[i])
+        return out, kept
 
-    def _set_prior(self, node: _Node, edges: list[Edge]) -> None:
-        self._prior(node, edges)
+    def _set_prior(self, node: _Node, edges: list[Edge], counts: list[int] | None) -> None:
+        self._prior(node, edges, counts)
         prior = node.prior
         assert prior is not None
         c = self.c_puct
         node.cprior = {k: c * p for k, p in prior.items()}
 
-    def _prior(self, node: _Node, edges: list[Edge]) -> None:
+    def _prior(self, node: _Node, edges: list[Edge], counts: list[int] | None) -> None:
         if node.leaf is not None:
             # the policy of the deal that made the node a leaf, worked out now
-            names, legal, h = node.leaf
+            table, h = node.leaf
             node.leaf = None
+            legal = table.legal_actions()
+            names = action_names(table, legal)
             probs = self.net.policy_of(h, legal).tolist()
             node.probs = {nm: probs[i] for i, nm in enumerate(names)}
         probs_by_name = node.probs
         if node.hidden is not None or not probs_by_name:
-            node.prior = {e[0]: 1.0 / len(edges) for e in edges}
+            share = 1.0 / (len(edges) if counts is None else sum(counts))
+            node.prior = {e[0]: share for e in edges}
             return
         path = self.kit.path
         index = {nm: i for i, nm in enumerate(probs_by_name)}
         plist = list(probs_by_name.values())
         acts = [action_for_text(index, path(e[0])[0]) for e in edges]
-        shares = shared_priors(dict(enumerate(plist)), acts)
-        node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
+        if counts is None:
+            shares = shared_priors(dict(enumerate(plist)), acts)
+            node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
+            return
+        # as if each key came as many times as the kit lists it (its copies share alike)
+        shares = shared_priors(
+            dict(enumerate(plist)), [a for a, n in zip(acts, counts, strict=True) for _ in range(n)]
+        )
+        prior: dict[Hashable, float] = {}
+        j = 0
+        for e, n in zip(edges, counts, strict=True):
+            prior[e[0]] = shares[j]
+            j += n
+        node.prior = prior
 
     def _iterate(self, root: _Node, g: Any) -> None:
         kit = self.kit
         finished = kit.finished
         apply = kit.apply
+        distinct = self._distinct
         c = self.c_puct
         node = root
         path: list[_Node] = [root]
         leaf_new: _Node | None = None
         # the root's branches (filtered to the decision's choices); below, the kit's
-        edges = [] if finished(g) else self._edges(root, g, True)
+        edges, counts = ([], None) if finished(g) else self._edges(root, g, True)
         while edges:
             if node.prior is None:
-                self._set_prior(node, edges)
+                self._set_prior(node, edges, counts)
             # PUCT: ``Q + C_PUCT * P * sqrt(N) / (1 + n)``, an unvisited branch worth ``fpu``
             # (the same floats in the same order as written out: the same choice)
             cprior = node.cprior.get
             child = node.children.get
             fpu = node.fpu
-            cfill = c * (1.0 / len(edges))
+            cfill = c * (1.0 / (len(edges) if counts is None else sum(counts)))
             sq = math.sqrt(node.visits + 1)
             best_v = -1e9
             best_k, best_a = edges[0]
@@ -436,9 +468,9 @@ class NetSearchBot(Bot):
             while True:
                 hidden = node.hidden
                 if hidden is None:
-                    edges = kit.edges(g)
+                    edges, counts = distinct(g)
                     break
-                edges = kit.step_edges(g, hidden)
+                edges, counts = kit.step_edges(g, hidden), None
                 picked = kit.step_pick(g, hidden, edges) if edges else None
                 if picked is None:
                     break
@@ -476,8 +508,7 @@ class NetSearchBot(Bot):
             h = net.trunk(table.encode(mover))
             v = net.value_of(h)
             if leaf is not None and leaf.hidden is None:
-                legal = table.legal_actions()
-                leaf.leaf = (action_names(table, legal), legal, h)
+                leaf.leaf = (table, h)
                 leaf.fpu = v
         rest = (1.0 - v) / (n - 1) if n > 1 else 0.0
         return [v if s == mover else rest for s in range(n)]

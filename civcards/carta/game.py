@@ -25,6 +25,7 @@ from .execute import apply, apply_unchecked, majority_points
 from .legal import (
     FOLDED_DISCOVERY,
     FOLDED_INQUISITION,
+    folded_count,
     folded_moves,
     is_legal,
     legal_moves,
@@ -88,6 +89,7 @@ class GameState(State):
     legal_strings = legal_strings
     raw_moves = raw_moves
     folded_moves = folded_moves
+    folded_count = folded_count
     step_moves = step_moves
     is_legal = is_legal
     apply = apply

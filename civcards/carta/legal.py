@@ -44,6 +44,28 @@ def multisets(counts: tuple[int, ...], k: int) -> tuple[str, ...]:
     return tuple([prefix for prefix, _ in level])
 
 
+@lru_cache(maxsize=65536)
+def multiset_count(counts: tuple[int, ...], k: int) -> int:
+    """How many card lists :func:`multisets` gives (without listing them).
+
+    >>> multiset_count((2, 0, 0, 1, 0, 0), 2), multiset_count((5, 5, 5, 5, 5, 5), 5)
+    (2, 252)
+    """
+    if not 0 <= k <= sum(counts):
+        return 0
+    # ways[j]: the lists of j cards from the domains so far
+    ways = [1] + [0] * k
+    for c in counts:
+        if c:
+            nxt = [0] * (k + 1)
+            for j, w in enumerate(ways):
+                if w:
+                    for t in range(min(c, k - j) + 1):
+                        nxt[j + t] += w
+            ways = nxt
+    return ways[k]
+
+
 def add_cards(counts: list[int], cards: str) -> None:
     """Add ``cards`` (letters) to ``counts`` in place."""
     for ch in cards:
@@ -163,6 +185,24 @@ def folded_moves(g: State) -> list[Move]:
     if g.phase == EFFECTS:
         return effect_moves(g, True)
     return raw_moves(g)
+
+
+def folded_count(g: State, stand_in: Move) -> int:
+    """How many moves of :func:`raw_moves` the stand-in ``stand_in`` of
+    :func:`folded_moves` takes the place of (those of :func:`step_moves`), counted
+    without listing them."""
+    me = g.active
+    hand = g.hands[me]
+    if stand_in.kind == "discovery":
+        deck = g.deck
+        k = 5 if len(deck) >= 5 else len(deck)
+        pool_l = hand[:]
+        for i in range(1, k + 1):
+            pool_l[deck[-i]] += 1
+        return multiset_count(tuple(pool_l), k)
+    target = g.hands[stand_in.seat]
+    pool = tuple([hand[d] + target[d] for d in range(6)])
+    return multiset_count(pool, sum(target))
 
 
 def effect_moves(g: State, fold: bool = False) -> list[Move]:

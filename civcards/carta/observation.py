@@ -392,7 +392,10 @@ def _read_known(
                 elif seat == t:
                     if olds is None:
                         olds = {
-                            e[1]: e[3] for lst in g.learned for e in lst if e[0] == "inquisition_saw"
+                            e[1]: e[3]
+                            for lst in g.learned
+                            for e in lst
+                            if e[0] == "inquisition_saw"
                         }
                     old = _counts(str(olds[i]))
                     known[who] = [max(0, known[who][d] + old[d] - give[d]) for d in range(6)]
@@ -420,7 +423,9 @@ def _fold_draft(g: GameState, v: _Views) -> None:
         _plus(takes, m.cards)
     for s in range(n):
         o = 1 - s
-        recv = {int(str(e[1])): _counts(str(e[3])) for e in g.learned[s] if e[0] == "draft_received"}
+        recv = {
+            int(str(e[1])): _counts(str(e[3])) for e in g.learned[s] if e[0] == "draft_received"
+        }
         keeps = [m.cards for i, m in enumerate(g.history[: 3 * n]) if g.movers[i] == s]
         if len(keeps) != 3 or len(recv) != 3:  # pragma: no cover - a draft has three keeps
             continue

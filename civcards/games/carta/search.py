@@ -153,11 +153,30 @@ class CartaSearchKit(SearchKit):
                 out.append((m, m))
         return out
 
+    def distinct_edges(self, g: GameState) -> tuple[list[Edge], list[int] | None]:
+        """:meth:`edges` with each key once, where it first comes, and how many times it
+        comes there (None: each once). A Discovery's or an Inquisition's moves, one
+        hidden branch, are counted without being listed (``ismcts+net`` weighs the
+        branches as :meth:`edges` lists them, at the cost of the rest)."""
+        out: list[Edge] = []
+        counts: list[int] | None = None
+        for m in g.folded_moves():
+            if m.cards == SECRET_MARK:
+                if counts is None:
+                    counts = [1] * len(out)
+                key = _DISCOVERY if m.kind == "discovery" else ("inquisition", m.seat)
+                out.append((key, None))
+                counts.append(g.folded_count(m))
+            else:
+                out.append((m, m))
+                if counts is not None:
+                    counts.append(1)
+        return out, counts
+
     def step_edges(self, g: GameState, key: Hashable) -> list[Edge]:
         kind, seat = cast(tuple[str, int], key)
-        if kind == "discovery":
-            return [(m, m) for m in g.raw_moves() if m.kind == kind]
-        return [(m, m) for m in g.raw_moves() if m.kind == kind and m.seat == seat]
+        # the moves of raw_moves of that kind (and target), in the same order
+        return [(m, m) for m in g.step_moves(kind, seat)]
 
     apply = staticmethod(GameState.apply_unchecked)  # type: ignore[assignment]
 
