@@ -123,3 +123,23 @@ def test_counted_branches_search_as_the_listed_ones() -> None:
                 counted += any(isinstance(k, tuple) for k in node.children)
         assert runs[0] == runs[1]
     assert counted > 0  # the trees held hidden branches
+
+
+def test_shared_priors_of_counted_branches_are_those_of_the_listed_ones() -> None:
+    """A branch that comes ``c`` times (``copies``) gets exactly the prior its copies get
+    when listed ``c`` times in a row (the same floats), missing actions included."""
+    import random
+
+    from civcards.bots.policy_net import shared_priors
+
+    rng = random.Random(3)
+    for _ in range(500):
+        k = rng.randrange(1, 8)
+        acts = [rng.choice([None, 1, 2, 3, 4, 5]) for _ in range(k)]
+        copies = [rng.choice([1, 1, 2, 5, 40]) for _ in range(k)]
+        probs = {a: rng.random() for a in range(1, 5)}  # (5: an action with no probability)
+        listed = [a for a, c in zip(acts, copies, strict=True) for _ in range(c)]
+        whole = shared_priors(probs, listed)
+        firsts = [sum(copies[:i]) for i in range(k)]
+        assert shared_priors(probs, acts, copies) == [whole[i] for i in firsts]
+        assert shared_priors(probs, acts, [1] * k) == shared_priors(probs, acts)

@@ -405,20 +405,9 @@ class NetSearchBot(Bot):
         index = {nm: i for i, nm in enumerate(probs_by_name)}
         plist = list(probs_by_name.values())
         acts = [action_for_text(index, path(e[0])[0]) for e in edges]
-        if counts is None:
-            shares = shared_priors(dict(enumerate(plist)), acts)
-            node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
-            return
-        # as if each key came as many times as the kit lists it (its copies share alike)
-        shares = shared_priors(
-            dict(enumerate(plist)), [a for a, n in zip(acts, counts, strict=True) for _ in range(n)]
-        )
-        prior: dict[Hashable, float] = {}
-        j = 0
-        for e, n in zip(edges, counts, strict=True):
-            prior[e[0]] = shares[j]
-            j += n
-        node.prior = prior
+        # (a key the kit counts weighs as that many listed branches: ``copies``)
+        shares = shared_priors(dict(enumerate(plist)), acts, counts)
+        node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
 
     def _iterate(self, root: _Node, g: Any) -> None:
         kit = self.kit

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from itertools import chain, repeat
 from pathlib import Path
 from typing import Any
 
@@ -214,22 +215,41 @@ def action_for_text(names: dict[str, int], text: str) -> int | None:
     return None
 
 
-def shared_priors(probs: dict[int, float], actions: Sequence[int | None]) -> list[float]:
+def shared_priors(
+    probs: dict[int, float], actions: Sequence[int | None], copies: Sequence[int] | None = None
+) -> list[float]:
     """The prior of each branch from its action's probability, shared among the branches
-    of the same action; a branch with no action gets the mean prior. Sums to 1."""
-    counts: dict[int | None, int] = {}
-    for a in actions:
-        counts[a] = counts.get(a, 0) + 1
-    n = len(actions)
+    of the same action; a branch with no action gets the mean prior. Sums to 1.
+
+    ``copies``: how many times each branch comes (a search's branches counted, not
+    listed): each branch's prior is then the one it has with ``actions`` listing it
+    that many times in a row (the same floats), and those add up to 1.
+    """
+    if copies is None:
+        counts: dict[int | None, int] = {}
+        for a in actions:
+            counts[a] = counts.get(a, 0) + 1
+        n = len(actions)
+    else:
+        counts = {}
+        for a, c in zip(actions, copies, strict=True):
+            counts[a] = counts.get(a, 0) + c
+        n = sum(copies)
     if not n:
         return []
     out = [(probs.get(a, 0.0) / counts[a]) if a is not None else -1.0 for a in actions]
-    known = [p for p in out if p >= 0.0]
-    fill = (sum(known) / len(known)) if known else 1.0 / n
-    out = [p if p >= 0.0 else fill for p in out]
-    total = sum(out)
+
+    def listed(values: list[float]) -> Iterable[float]:
+        # the values as the branches' listing has them (each as often as it comes)
+        return values if copies is None else chain.from_iterable(map(repeat, values, copies))
+
+    if None in counts:
+        known = [p for p in listed(out) if p >= 0.0]
+        fill = (sum(known) / len(known)) if known else 1.0 / n
+        out = [p if p >= 0.0 else fill for p in out]
+    total = sum(listed(out))
     if total <= 0.0:
-        return [1.0 / n] * n
+        return [1.0 / n] * len(actions)
     return [p / total for p in out]
 
 

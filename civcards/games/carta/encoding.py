@@ -184,6 +184,12 @@ def action_name(action: int, me: int | None = None, n: int | None = None) -> str
     """The action's name; with ``me`` and ``n``, the move in NOTATION.md with real seats."""
     if me is None or n is None:
         return ACTIONS[action]
+    return _seat_action_name(action, me, n)
+
+
+@lru_cache(maxsize=1 << 16)
+def _seat_action_name(action: int, me: int, n: int) -> str:
+    # memoised: a search names the legal actions of every node it expands
     m = ACTION_MOVES[action]
     if m is None:
         return ACTIONS[action]
@@ -263,7 +269,7 @@ class Table:
         g = self.g
         if self.pending is not None:
             return ACTIONS[action]
-        return action_name(action, g.active, g.n)
+        return _seat_action_name(action, g.active, g.n)
 
     def copy(self) -> Table:
         t = Table(self.g.copy())
@@ -291,8 +297,10 @@ class Table:
             elif self.pending is not None:
                 self._legal = [PICK0 + d for d in self.pending.allowed()]
             else:
+                # a Discovery's or an Inquisition's moves are one prefix action: their
+                # stand-ins (folded_moves) give it without listing the moves
                 me, n = g.active, g.n
-                self._legal = sorted({action_of(m, me, n) for m in g.raw_moves()})
+                self._legal = sorted({action_of(m, me, n) for m in g.folded_moves()})
         return self._legal
 
     def mask(self) -> npt.NDArray[np.int8]:
