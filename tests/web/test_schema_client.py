@@ -29,6 +29,9 @@ class SchemaClient:
         self.http = httpx.Client(base_url=base, timeout=30)
         self.doc: dict[str, Any] = self.http.get("/openapi.json").json()
         self.schemas: dict[str, Any] = self.doc["components"]["schemas"]
+        #: each component's validator, built once (building one from the whole document
+        #: each answer cost the test more than its requests' checking)
+        self.validators: dict[str, Any] = {}
 
     # -- reading the schema ------------------------------------------------------------
 
@@ -59,8 +62,11 @@ class SchemaClient:
 
     def check(self, answer: Json, name: str) -> None:
         """``answer`` is valid against the component ``name``."""
-        schema = {"$ref": f"#/components/schemas/{name}", "components": self.doc["components"]}
-        jsonschema_rs.validate(schema, answer)
+        v = self.validators.get(name)
+        if v is None:
+            schema = {"$ref": f"#/components/schemas/{name}", "components": self.doc["components"]}
+            v = self.validators[name] = jsonschema_rs.validator_for(schema)
+        v.validate(answer)
 
     # -- calling ------------------------------------------------------------------------
 
