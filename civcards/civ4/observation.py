@@ -20,6 +20,7 @@ from typing import Any
 
 from .cards import res_str
 from .game import GameState
+from .options import Options
 
 PlotView = tuple[str, int, tuple[str, ...]]
 
@@ -149,6 +150,17 @@ def combat_view(g: GameState) -> CombatView | None:
     return CombatView(c.attacker, tuple(c.defenders), units, blocks, c.stolen)
 
 
+#: the options as an observation shows them (``Options.to_dict``'s items), by value
+_OPTION_ITEMS: dict[Options, tuple[tuple[str, bool | int | str], ...]] = {}
+
+
+def _option_items(options: Options) -> tuple[tuple[str, bool | int | str], ...]:
+    got = _OPTION_ITEMS.get(options)
+    if got is None:
+        got = _OPTION_ITEMS[options] = tuple(options.to_dict().items())
+    return got
+
+
 def observe(g: GameState, seat: int | None) -> Observation:
     """What ``seat`` may know now (C72); ``seat=None`` is a spectator."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < g.n):
@@ -174,7 +186,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
     return Observation(
         seat=seat,
         players=g.n,
-        options=tuple(g.options.to_dict().items()),
+        options=_option_items(g.options),
         finished=over,
         winners=tuple(g.winners),
         reason=g.reason,

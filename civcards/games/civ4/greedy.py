@@ -61,6 +61,8 @@ from .greedy_view import (
 
 #: the plots (C2) of every card set (``greedy_view``)
 _PLOTS = CARDS.plots
+#: each plot's produced types (C2), by code
+_PRODUCED = {code: p.produced for code, p in _PLOTS.items()}
 
 # ------------------------------------------------------------------------------------------------
 # Matching a wanted whole move to the offered (possibly factored) choices
@@ -201,7 +203,7 @@ class GreedyPolicy:
     def _settle_worth(v: View, plot: int) -> float:
         code, pop, _ = v.plots[plot - 1]
         y = _PLOTS[code].yields
-        return len(_PLOTS[code].produced) + 0.1 * sum(y) - 0.5 * pop
+        return len(_PRODUCED[code]) + 0.1 * sum(y) - 0.5 * pop
 
     def _want(self, v: View, step: str, choices: Sequence[tuple[str, bool]]) -> str | None:
         if step in ("start_discard", "discard"):
@@ -253,7 +255,7 @@ class GreedyPolicy:
         for r in range(3):
             need[r] = max(need[r], plan[r]) if plan[r] else need[r]
         for i, (code, pop, _) in enumerate(v.plots):
-            types = _PLOTS[code].produced
+            types = _PRODUCED[code]
             if not pop or len(types) < 2:
                 continue
             letters = []
@@ -432,7 +434,7 @@ class GreedyPolicy:
         steal: list[int] = []
         for _ in range(min(s, sum(pops))):
             i = max(
-                range(len(pops)), key=lambda j: (pops[j], -len(_PLOTS[v.plots[j][0]].produced), -j)
+                range(len(pops)), key=lambda j: (pops[j], -len(_PRODUCED[v.plots[j][0]]), -j)
             )
             pops[i] -= 1
             steal.append(i + 1)
@@ -465,7 +467,7 @@ class GreedyPolicy:
     @staticmethod
     def _settle_worth_pops(v: View, j: int, pop: int) -> float:
         code = v.plots[j][0]
-        return len(_PLOTS[code].produced) + 0.1 * sum(_PLOTS[code].yields) - 0.5 * pop
+        return len(_PRODUCED[code]) + 0.1 * sum(_PLOTS[code].yields) - 0.5 * pop
 
 
 def _plot_worth(code: str) -> float:

@@ -33,6 +33,8 @@ from ...civ4.observation import Observation, PlotView
 #: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
 #: rest of a set's numbers are read from the game's own set (``View.cs``)
 _PLOTS = CARDS.plots
+#: each plot's produced types (C2), by code
+_PRODUCED = {code: p.produced for code, p in _PLOTS.items()}
 
 #: fixed by the rules' text in every set (C69; `civcards.civ4.cards._FIXED_RULES`)
 STALEMATE: int = RULES["stalemate_rounds"]
@@ -86,6 +88,35 @@ ARCHETYPES: dict[str, Weights] = {
     "military": Weights(attack=2.5, units=1.6),
     "culture": Weights(status=3.0),
 }
+
+
+class _SetTables:
+    """What a view reads of one card set, by code (built once per set: a set is loaded
+    once and compared by identity, :class:`~civcards.civ4.cards.CardSet`)."""
+
+    __slots__ = ("doubles", "free_tech")
+
+    def __init__(self, cs: CardSet) -> None:
+        #: the cards with an effect that doubles the base yield of their plot (C52)
+        effects = {code: t.effects for code, t in cs.techs.items()}
+        effects.update((code, d.effects) for code, d in cs.deck.items())
+        self.doubles = frozenset(
+            code for code, fx in effects.items() if any(e.kind == "double_base" for e in fx)
+        )
+        #: the deck cards with a free technology (a wonder, C62)
+        self.free_tech = frozenset(
+            code for code, d in cs.deck.items() if any(e.kind == "free_tech" for e in d.effects)
+        )
+
+
+_TABLES: dict[CardSet, _SetTables] = {}
+
+
+def _tables(cs: CardSet) -> _SetTables:
+    got = _TABLES.get(cs)
+    if got is None:
+        got = _TABLES[cs] = _SetTables(cs)
+    return got
 
 
 @lru_cache(maxsize=4096)
@@ -144,6 +175,13 @@ class View:
         self._hold: dict[str, float] = {}
         self._reserve: list[int] | None = None
         self._cashable: list[str] | None = None
+        # figures worked out once per view (a view's figures never change: every one is a
+        # function of the observation and the weights)
+        self._effects: dict[tuple[str, int | None], float] = {}
+        self._cost: dict[str, int] = {}
+        self._extra: dict[str, float] = {}
+        self._slots: list[int] | None = None
+        self._best_other: tuple[int, int] | None = None
 
     # -- costs (C26) and room (C18) ------------------------------------------------------
 
@@ -157,12 +195,21 @@ class View:
 
     def card_cost(self, code: str) -> int:
         """C26, C50: a technology, building or wonder (the Highest Happiness the seat sees)."""
-        return card_cost(self.cs, code, self.fx, self.obs.status[1] == self.me, self.hnw)
+        got = self._cost.get(code)
+        if got is None:
+            got = self._cost[code] = card_cost(
+                self.cs, code, self.fx, self.obs.status[1] == self.me, self.hnw
+            )
+        return got
 
     def has_room(self, i: int, code: str) -> bool:
         """C18: whether plot ``i`` (from 0) has room for ``code``."""
-        _, pop, on = self.plots[i]
-        return code not in on and len(on) < slots(self.cs, pop, self.fx)
+        room = self._slots
+        if room is None:
+            cs, fx = self.cs, self.fx
+            room = self._slots = [slots(cs, pop, fx) for _, pop, _ in self.plots]
+        on = self.plots[i][2]
+        return code not in on and len(on) < room[i]
 
     # -- values ----------------------------------------------------------------------------
 
@@ -172,11 +219,20 @@ class View:
 
     def status_value(self, culture: int, happiness: int) -> float:
         """VP of adding culture and happiness (C49, C50): a status won, or progress to one."""
+        if not culture and not happiness:
+            return 0.0  # what the sums below come to (0.0, whatever the weight)
         v = 0.0
-        others = [s for s in range(self.n) if s != self.me]
+        best_other = self._best_other
+        if best_other is None:
+            seats = self.obs.seats
+            others = [s for s in range(self.n) if s != self.me]
+            best_other = self._best_other = (
+                max(seats[s].culture for s in others),
+                max(seats[s].happiness for s in others),
+            )
         if culture:
             mine = self.pv.culture
-            best = max(self.obs.seats[s].culture for s in others)
+            best = best_other[0]
             had = mine >= self.cs.culture_minimum and mine > best
             has = mine + culture >= self.cs.culture_minimum and mine + culture > best
             v += 0.02 * culture
@@ -184,7 +240,7 @@ class View:
                 v += 0.12 * self.turns
         if happiness:
             mine = self.pv.happiness
-            best = max(self.obs.seats[s].happiness for s in others)
+            best = best_other[1]
             had = mine >= self.cs.happiness_minimum and mine > best
             has = mine + happiness >= self.cs.happiness_minimum and mine + happiness > best
             v += 0.02 * happiness
@@ -197,6 +253,14 @@ class View:
 
     def effects_value(self, code: str, plot: int | None) -> float:
         """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
+        # the plot matters only to a card that doubles its plot's base yield (C52)
+        key = (code, plot if code in _tables(self.cs).doubles else None)
+        got = self._effects.get(key)
+        if got is None:
+            got = self._effects[key] = self._effects_value(code, plot)
+        return got
+
+    def _effects_value(self, code: str, plot: int | None) -> float:
         card = self.cs.techs[code] if code in self.cs.techs else self.cs.deck[code]
         v = 0.0
         t = self.turns
@@ -266,7 +330,12 @@ class View:
 
     def extra(self, code: str) -> float:
         """Resources lost beyond its cash value when cashing a hand card."""
-        return max(0.0, self.hold(code) / VPR - sum(self.cs.deck[code].resource))
+        got = self._extra.get(code)
+        if got is None:
+            got = self._extra[code] = max(
+                0.0, self.hold(code) / VPR - sum(self.cs.deck[code].resource)
+            )
+        return got
 
     def reserve(self) -> list[int]:
         """What the next purchases need: the cheapest population, build and technology."""
@@ -288,10 +357,13 @@ class View:
 
     def keep_key(self, pay: Sequence[int]) -> tuple[int, int]:
         """How badly paying ``pay`` leaves the reserve short (smaller is better)."""
-        need = self.reserve()
-        left = [self.supply[i] - pay[i] for i in range(3)]
-        short = sum(max(0, need[i] - left[i]) for i in range(3))
-        return short, -min(left[i] - need[i] for i in range(3))
+        n0, n1, n2 = self.reserve()
+        sup = self.supply
+        d0 = sup[0] - pay[0] - n0
+        d1 = sup[1] - pay[1] - n1
+        d2 = sup[2] - pay[2] - n2
+        short = (-d0 if d0 < 0 else 0) + (-d1 if d1 < 0 else 0) + (-d2 if d2 < 0 else 0)
+        return short, -min(d0, d1, d2)
 
     def score_after(self, vp: int, techs: int, pop: int, wonders: int) -> float:
         """VP-scale value of the game ending now with these gains (C70)."""
@@ -316,7 +388,7 @@ class View:
                 text = f"pop p{i + 1}"
                 if only is not None and text != only:
                     continue
-                v = 1.0 + self.per_turn(1) + 0.01 * len(_PLOTS[code].produced)
+                v = 1.0 + self.per_turn(1) + 0.01 * len(_PRODUCED[code])
                 if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
                 out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
@@ -332,12 +404,14 @@ class View:
             else:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(text, 2, self.card_cost(t), v))
+        free_tech = _tables(self.cs).free_tech
         for c in sorted(set(self.hand)):
             card = self.cs.deck[c]
             if card.kind == "unit":
                 continue
             if only is not None and not only.startswith(f"build {c} p"):
                 continue
+            frees = c in free_tech
             cost = self.card_cost(c)
             for i in range(len(self.plots)):
                 text = f"build {c} p{i + 1}"
@@ -346,11 +420,7 @@ class View:
                 if not self.has_room(i, c):
                     continue
                 v = self.build_value(c, i)
-                if (
-                    any(e.kind == "free_tech" for e in card.effects)
-                    and self.techs_left <= 1
-                    and obs.tech_market
-                ):
+                if frees and self.techs_left <= 1 and obs.tech_market:
                     v = self.score_after(2, 1, 0, 1)
                 else:
                     v *= self.w.wonder if card.kind == "wonder" else self.w.building
@@ -365,7 +435,7 @@ class View:
                     continue
                 y = _PLOTS[code].yields
                 boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
-                v = self.per_turn(sum(y) + boost) + 0.05 * len(_PLOTS[code].produced) + 0.1
+                v = self.per_turn(sum(y) + boost) + 0.05 * len(_PRODUCED[code]) + 0.1
                 v *= self.w.plot
                 out.append(Target(text, -1, cost, v))
         return out
