@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from operator import itemgetter
 from typing import Any, cast
 
 from ...bots.base import Decision
@@ -42,6 +43,8 @@ EVALUATIONS = ("net", "greedy")
 #: moves that are not effects (no price on them in the final choice)
 _FREE = ("end", "play", "keep", "take")
 _DISCOVERY = ("discovery", -1)
+#: a move's card list (C speed: a stand-in of folded_moves names its cards "?")
+_CARDS = itemgetter(Move._fields.index("cards"))
 
 
 def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
@@ -158,19 +161,16 @@ class CartaSearchKit(SearchKit):
         comes there (None: each once). A Discovery's or an Inquisition's moves, one
         hidden branch, are counted without being listed (``ismcts+net`` weighs the
         branches as :meth:`edges` lists them, at the cost of the rest)."""
-        out: list[Edge] = []
-        counts: list[int] | None = None
-        for m in g.folded_moves():
+        moves = g.folded_moves()
+        out: list[Edge] = [(m, m) for m in moves]
+        if SECRET_MARK not in list(map(_CARDS, moves)):
+            return out, None
+        counts = [1] * len(out)
+        for i, m in enumerate(moves):
             if m.cards == SECRET_MARK:
-                if counts is None:
-                    counts = [1] * len(out)
                 key = _DISCOVERY if m.kind == "discovery" else ("inquisition", m.seat)
-                out.append((key, None))
-                counts.append(g.folded_count(m))
-            else:
-                out.append((m, m))
-                if counts is not None:
-                    counts.append(1)
+                out[i] = (key, None)
+                counts[i] = g.folded_count(m)
         return out, counts
 
     def step_edges(self, g: GameState, key: Hashable) -> list[Edge]:
