@@ -168,6 +168,11 @@ class NetSearchBot(Bot):
         self._distinct: Callable[[Any], tuple[list[Edge], list[int] | None]] = (
             distinct if distinct is not None else lambda g: (found.edges(g), None)
         )
+        #: the kit's pick below a hidden step without listing the step's edges, where it
+        #: knows it (CIV: the greedy keep); else None and the edges are listed
+        self._step_choice: Callable[[Any, Hashable], Edge | None] | None = getattr(
+            found, "step_choice", None
+        )
         self.iterations = iterations
         self.seconds = seconds
         self.c_puct = c_puct
@@ -414,6 +419,7 @@ class NetSearchBot(Bot):
         finished = kit.finished
         apply = kit.apply
         distinct = self._distinct
+        step_choice = self._step_choice
         c = self.c_puct
         node = root
         path: list[_Node] = [root]
@@ -459,10 +465,12 @@ class NetSearchBot(Bot):
                 if hidden is None:
                     edges, counts = distinct(g)
                     break
-                edges, counts = kit.step_edges(g, hidden), None
-                picked = kit.step_pick(g, hidden, edges) if edges else None
+                picked = step_choice(g, hidden) if step_choice is not None else None
                 if picked is None:
-                    break
+                    edges, counts = kit.step_edges(g, hidden), None
+                    picked = kit.step_pick(g, hidden, edges) if edges else None
+                    if picked is None:
+                        break
                 pk, pact = picked
                 ch = node.children.get(pk)
                 if ch is None:

@@ -1,6 +1,7 @@
 """The search kit's branches counted without listing them (issue 37): a Discovery's
 (R12: the top cards of the deck) and an Inquisition's (R16: the target's hand) moves
-are one hidden branch each, and ``distinct_edges`` counts them as ``edges`` lists them."""
+are one hidden branch each, and ``distinct_edges`` counts them as ``edges`` lists them;
+``step_choice`` is the greedy keep below one (``step_pick``) without listing them."""
 
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ def test_r12_r16_distinct_edges_count_the_hidden_moves(config: tuple[int, str, b
                         if m.kind == kind and (kind == "discovery" or m.seat == seat)
                     ]
                     assert kit.step_edges(g, key) == want
+                    # the greedy keep, known without listing the step's moves
+                    pick = kit.step_pick(g, key, want)
+                    assert kit.step_choice(g, key) == pick
+                    assert pick is not None
     assert hidden > 0
 
 

@@ -65,6 +65,16 @@ def greedy_first(g: GameState, mover: int, keys: list[Any]) -> Any:
 
 def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> Move:
     """The full move the greedy bot would make after a Discovery or Inquisition reveal."""
+    want = _reveal_keep(g, hidden)[0]
+    for m in moves:
+        if m == want:
+            return m
+    return moves[0]  # pragma: no cover - the greedy keep is always a legal move
+
+
+def _reveal_keep(g: GameState, hidden: tuple[str, int]) -> tuple[Move, bool]:
+    """The move of the greedy keep after the reveal, and whether it is one of the step's
+    moves (the cards it names are as many as the step names, all from the pool)."""
     me = g.active
     hand = g.hands[me]
     pool = hand[:]
@@ -76,11 +86,9 @@ def reveal_choice(g: GameState, hidden: tuple[str, int], moves: list[Move]) -> M
         for d in range(6):
             pool[d] += target[d]
     mine = best_keep(local_view(g, me), pool, sum(hand))
-    want = Move(hidden[0], hidden[1], counts_to_str([pool[d] - mine[d] for d in range(6)]))
-    for m in moves:
-        if m == want:
-            return m
-    return moves[0]  # pragma: no cover - the greedy keep is always a legal move
+    names = [pool[d] - mine[d] for d in range(6)]
+    legal = min(names) >= 0 and sum(mine) == sum(hand)
+    return Move(hidden[0], hidden[1], counts_to_str(names)), legal
 
 
 class CartaSearchKit(SearchKit):
@@ -188,6 +196,12 @@ class CartaSearchKit(SearchKit):
     def step_pick(self, g: GameState, key: Hashable, edges: list[Edge]) -> Edge | None:
         m = reveal_choice(g, key, [e[1] for e in edges])  # type: ignore[arg-type]
         return (m, m)
+
+    def step_choice(self, g: GameState, key: Hashable) -> Edge | None:
+        """:meth:`step_pick` of the step's edges, known without listing them (None: list
+        them and ask :meth:`step_pick`): the greedy keep, where it is one of them."""
+        m, legal = _reveal_keep(g, key)  # type: ignore[arg-type]
+        return (m, m) if legal else None
 
     def values(self, g: GameState, seat: int) -> list[float]:
         return values(g, seat, self._known, self._net)
