@@ -161,13 +161,16 @@ class NetSearchBot(Bot):
         if found is None:
             raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
         self.kit = found
-        #: the kit's branches of a deal with each key once and how many times the kit
-        #: lists it (None: each once), where the kit says so (CIV: a Discovery's moves
-        #: are counted, not listed); the priors and the fill weigh a key by that count
+        #: the kit's branches of a deal with each key once, and how many times its
+        #: ``edges`` lists each (None: once), where the kit says so (CIV: a Discovery's
+        #: moves are one branch, counted only where a prior or the fill needs it: they
+        #: weigh a key by that count, as if listed)
         distinct = getattr(found, "distinct_edges", None)
-        self._distinct: Callable[[Any], tuple[list[Edge], list[int] | None]] = (
-            distinct if distinct is not None else lambda g: (found.edges(g), None)
-        )
+        counts_of = getattr(found, "edge_counts", None)
+        if distinct is None or counts_of is None:
+            distinct, counts_of = found.edges, _once
+        self._distinct: Callable[[Any], list[Edge]] = distinct
+        self._counts: Callable[[Any, list[Edge]], list[int] | None] = counts_of
         #: the kit's pick below a hidden step without listing the step's edges, where it
         #: knows it (CIV: the greedy keep); else None and the edges are listed
         self._step_choice: Callable[[Any, Hashable], Edge | None] | None = getattr(
@@ -245,10 +248,10 @@ class NetSearchBot(Bot):
         names = action_names(table, legal)
         root.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
         root.fpu = value
-        edges, counts = self._edges(root, g0, True)
+        edges = self._edges(root, g0, True)
         if not edges:  # pragma: no cover - a deal always has the decision's options
             return kit.fallback(decision, self._seed)
-        self._set_prior(root, edges, counts)
+        self._set_prior(root, edges, g0)
         done = 0
         limit = self.iterations
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -360,33 +363,28 @@ class NetSearchBot(Bot):
 
     # -- the tree -------------------------------------------------------------------
 
-    def _edges(self, node: _Node, g: Any, at_root: bool) -> tuple[list[Edge], list[int] | None]:
-        """The node's branches in ``g``, each key once, and how many times the kit lists
-        each (None: once); at the root, those of the decision's choices."""
+    def _edges(self, node: _Node, g: Any, at_root: bool) -> list[Edge]:
+        """The node's branches in ``g``, each key once; at the root, those of the
+        decision's choices."""
         kit = self.kit
-        if node.hidden is not None:
-            edges, counts = kit.step_edges(g, node.hidden), None
-        else:
-            edges, counts = self._distinct(g)
+        edges = kit.step_edges(g, node.hidden) if node.hidden is not None else self._distinct(g)
         if not at_root:
-            return edges, counts
+            return edges
         texts = self._root_text
         allowed = self._allowed
         path = kit.path
         out = []
-        kept: list[int] | None = None if counts is None else []
-        for i, e in enumerate(edges):
+        for e in edges:
             k = e[0]
             if k not in texts:
                 texts[k] = next((t for t in path(k) if t in allowed), None)
             if texts[k] is not None:
                 out.append(e)
-                if kept is not None and counts is not None:
-                    kept.append(counts[i])
-        return out, kept
+        return out
 
-    def _set_prior(self, node: _Node, edges: list[Edge], counts: list[int] | None) -> None:
-        self._prior(node, edges, counts)
+    def _set_prior(self, node: _Node, edges: list[Edge], g: Any) -> None:
+        """The node's priors over ``edges``, branches of ``g`` as it is now."""
+        self._prior(node, edges, self._counts(g, edges))
         prior = node.prior
         assert prior is not None
         c = self.c_puct
@@ -419,27 +417,35 @@ class NetSearchBot(Bot):
         finished = kit.finished
         apply = kit.apply
         distinct = self._distinct
+        counts_of = self._counts
         step_choice = self._step_choice
         c = self.c_puct
         node = root
         path: list[_Node] = [root]
         leaf_new: _Node | None = None
         # the root's branches (filtered to the decision's choices); below, the kit's
-        edges, counts = ([], None) if finished(g) else self._edges(root, g, True)
+        edges = [] if finished(g) else self._edges(root, g, True)
         while edges:
             if node.prior is None:
-                self._set_prior(node, edges, counts)
+                self._set_prior(node, edges, g)
             # PUCT: ``Q + C_PUCT * P * sqrt(N) / (1 + n)``, an unvisited branch worth ``fpu``
             # (the same floats in the same order as written out: the same choice)
             cprior = node.cprior.get
             child = node.children.get
             fpu = node.fpu
-            cfill = c * (1.0 / (len(edges) if counts is None else sum(counts)))
+            # a branch with no prior: the uniform one over the branches as the kit lists
+            # them (counted only where one is missing)
+            cfill = -1.0
             sq = math.sqrt(node.visits + 1)
             best_v = -1e9
             best_k, best_a = edges[0]
             for k, a in edges:
-                cp = cprior(k, cfill)
+                cp = cprior(k)
+                if cp is None:
+                    if cfill < 0.0:
+                        counts = counts_of(g, edges)
+                        cfill = c * (1.0 / (len(edges) if counts is None else sum(counts)))
+                    cp = cfill
                 ch = child(k)
                 if ch is None or not ch.visits:
                     v = fpu + cp * sq
@@ -463,11 +469,11 @@ class NetSearchBot(Bot):
             while True:
                 hidden = node.hidden
                 if hidden is None:
-                    edges, counts = distinct(g)
+                    edges = distinct(g)
                     break
                 picked = step_choice(g, hidden) if step_choice is not None else None
                 if picked is None:
-                    edges, counts = kit.step_edges(g, hidden), None
+                    edges = kit.step_edges(g, hidden)
                     picked = kit.step_pick(g, hidden, edges) if edges else None
                     if picked is None:
                         break
@@ -509,6 +515,12 @@ class NetSearchBot(Bot):
                 leaf.fpu = v
         rest = (1.0 - v) / (n - 1) if n > 1 else 0.0
         return [v if s == mover else rest for s in range(n)]
+
+
+def _once(g: Any, edges: list[Edge]) -> None:
+    """Each branch of a kit without ``edge_counts`` counts once (its ``edges`` lists a
+    key as often as it weighs)."""
+    return None
 
 
 def network_args(parts: str | None) -> tuple[bool, str | None]:

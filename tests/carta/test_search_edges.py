@@ -1,6 +1,7 @@
 """The search kit's branches counted without listing them (issue 37): a Discovery's
 (R12: the top cards of the deck) and an Inquisition's (R16: the target's hand) moves
-are one hidden branch each, and ``distinct_edges`` counts them as ``edges`` lists them;
+are one hidden branch each, which ``distinct_edges`` lists once and ``edge_counts``
+counts as ``edges`` lists them;
 ``step_choice`` is the greedy keep below one (``step_pick``) without listing them."""
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ def test_r12_r16_distinct_edges_count_the_hidden_moves(config: tuple[int, str, b
             if g.finished:
                 break
             edges = kit.edges(g)
-            got = kit.distinct_edges(g)
-            assert got == _counted(edges)
-            for key, act in got[0]:
+            distinct = kit.distinct_edges(g)
+            assert (distinct, kit.edge_counts(g, distinct)) == _counted(edges)
+            for key, act in distinct:
                 if act is None:
                     hidden += 1
                     kind, seat = key

@@ -29,7 +29,7 @@ from typing import Any, cast
 from ...bots.base import Decision
 from ...bots.search import Edge, SearchKit
 from ...carta.cards import counts_to_str
-from ...carta.game import OVER, GameState
+from ...carta.game import FOLDED_DISCOVERY, FOLDED_INQUISITION, OVER, GameState
 from ...carta.moves import Move, format_move
 from ...carta.observation import SECRET_MARK
 from ...game_api import Choice
@@ -164,22 +164,31 @@ class CartaSearchKit(SearchKit):
                 out.append((m, m))
         return out
 
-    def distinct_edges(self, g: GameState) -> tuple[list[Edge], list[int] | None]:
-        """:meth:`edges` with each key once, where it first comes, and how many times it
-        comes there (None: each once). A Discovery's or an Inquisition's moves, one
-        hidden branch, are counted without being listed (``ismcts+net`` weighs the
-        branches as :meth:`edges` lists them, at the cost of the rest)."""
+    def distinct_edges(self, g: GameState) -> list[Edge]:
+        """:meth:`edges` with each key once, where it first comes: a Discovery's or an
+        Inquisition's moves, one hidden branch, are not listed (:meth:`edge_counts`
+        counts them; ``ismcts+net`` weighs the branches as :meth:`edges` lists them)."""
         moves = g.folded_moves()
         out: list[Edge] = [(m, m) for m in moves]
-        if SECRET_MARK not in list(map(_CARDS, moves)):
-            return out, None
-        counts = [1] * len(out)
-        for i, m in enumerate(moves):
-            if m.cards == SECRET_MARK:
-                key = _DISCOVERY if m.kind == "discovery" else ("inquisition", m.seat)
-                out[i] = (key, None)
-                counts[i] = g.folded_count(m)
-        return out, counts
+        if SECRET_MARK in list(map(_CARDS, moves)):
+            for i, m in enumerate(moves):
+                if m.cards == SECRET_MARK:
+                    key = _DISCOVERY if m.kind == "discovery" else ("inquisition", m.seat)
+                    out[i] = (key, None)
+        return out
+
+    def edge_counts(self, g: GameState, edges: list[Edge]) -> list[int] | None:
+        """How many times :meth:`edges` lists each of ``edges`` (branches of
+        :meth:`distinct_edges` or :meth:`step_edges` of ``g`` as it is now); None: once."""
+        counts: list[int] | None = None
+        for i, (key, act) in enumerate(edges):
+            if act is None:
+                if counts is None:
+                    counts = [1] * len(edges)
+                kind, seat = cast(tuple[str, int], key)
+                stand_in = FOLDED_DISCOVERY if kind == "discovery" else FOLDED_INQUISITION[seat]
+                counts[i] = g.folded_count(stand_in)
+        return counts
 
     def step_edges(self, g: GameState, key: Hashable) -> list[Edge]:
         kind, seat = cast(tuple[str, int], key)
