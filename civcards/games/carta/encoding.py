@@ -37,9 +37,11 @@ left neighbour...), padded to four seats. :data:`OBS_LAYOUT` names the blocks.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Final
+from typing import Final, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -467,9 +469,44 @@ _KIND_INDEX: Final = {k: i for i, k in enumerate(EFFECT_KINDS)}
 _LI: Final = {c: i for i, c in enumerate(LETTERS)}
 
 
-def _put_counts(v: npt.NDArray[np.float32], at: int, cards: str) -> None:
+def _put_counts(v: _Vec, at: int, cards: str) -> None:
     for ch in cards:
         v[at + _LI[ch]] += 1.0
+
+
+#: offsets of the blocks :func:`encode` writes (read once, not from the dict each time)
+_PLAYERS, _DRAFT_DEAL, _TEAMS, _THRESHOLDS = (
+    OBS_OFFSETS[k] for k in ("players", "draft_deal", "teams", "thresholds")
+)
+_PHASE, _TO_MOVE, _START, _TURN = (OBS_OFFSETS[k] for k in ("phase", "to_move", "start", "turn"))
+_DECK_SIZE, _ERA, _LAST_ROUND, _HAND = (
+    OBS_OFFSETS[k] for k in ("deck_size", "era", "last_round", "hand")
+)
+_HAND_SIZES, _HAND_LIMITS, _AREAS, _KNOWN = (
+    OBS_OFFSETS[k] for k in ("hand_sizes", "hand_limits", "areas", "known_in_hands")
+)
+_DISCARD, _MARKERS, _COIN, _USED = (
+    OBS_OFFSETS[k] for k in ("discard", "markers", "coin", "used_effects")
+)
+_DRAFT_PACKET, _DRAFT_CENTRE, _DRAFT_RECEIVED = (
+    OBS_OFFSETS[k] for k in ("draft_packet", "draft_centre", "draft_received")
+)
+_PHASE_INDEX: Final = {ph: i for i, ph in enumerate(PHASES)}
+#: a zero vector of C floats, copied for each :func:`encode` (a flat buffer, written
+#: item by item, then seen by NumPy without a copy: cheaper than NumPy's item writes)
+_ZEROS: Final = array("f", bytes(4 * OBS_SIZE))
+
+#: what the encoders write into: a NumPy vector, or the C floats of :func:`encode`
+_Vec = Union[npt.NDArray[np.float32], "array[float]"]
+
+
+def _put6(v: _Vec, at: int, counts: Sequence[int]) -> None:
+    v[at] = counts[0]
+    v[at + 1] = counts[1]
+    v[at + 2] = counts[2]
+    v[at + 3] = counts[3]
+    v[at + 4] = counts[4]
+    v[at + 5] = counts[5]
 
 
 def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
@@ -483,65 +520,63 @@ def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
     n = g.n
     own = seat is not None
     me = seat if seat is not None else 0
-    v = np.zeros(OBS_SIZE, dtype=np.float32)
-    at = OBS_OFFSETS
-    order = [(me + r) % n for r in range(n)]  # relative seat r -> seat
+    v = _ZEROS[:]
+    hands = g.hands
 
-    v[at["players"] + n - 2] = 1
-    v[at["draft_deal"]] = g.deal == "draft"
-    v[at["teams"]] = g.teams
-    v[at["thresholds"] : at["thresholds"] + 3] = g.thresholds
+    v[_PLAYERS + n - 2] = 1
+    v[_DRAFT_DEAL] = g.deal == "draft"
+    v[_TEAMS] = g.teams
+    v[_THRESHOLDS] = g.l1
+    v[_THRESHOLDS + 1] = g.l2
+    v[_THRESHOLDS + 2] = g.heg
     p = table.pending
     phase = "pick" if p is not None else g.phase
-    v[at["phase"] + PHASES.index(phase)] = 1
+    v[_PHASE + _PHASE_INDEX[phase]] = 1
     if g.phase != OVER:
-        v[at["to_move"] + (g.active - me) % n] = 1
-    v[at["start"] + (g.start - me) % n] = 1
-    v[at["turn"]] = g.turn
-    v[at["deck_size"]] = len(g.deck)
+        v[_TO_MOVE + (g.active - me) % n] = 1
+    v[_START + (g.start - me) % n] = 1
+    v[_TURN] = g.turn
+    v[_DECK_SIZE] = len(g.deck)
     era = g.era
-    v[at["era"] + (3 if era is None else era)] = 1
-    v[at["last_round"]] = g.last_round
+    v[_ERA + (3 if era is None else era)] = 1
+    v[_LAST_ROUND] = g.last_round
     if own:
-        v[at["hand"] : at["hand"] + 6] = g.hands[me]
-    hs, hl, ar, kn = at["hand_sizes"], at["hand_limits"], at["areas"], at["known_in_hands"]
+        _put6(v, _HAND, hands[me])
     known = known_counts(g, me if own else -1)
-    for r, s in enumerate(order):
-        v[hs + r] = sum(g.hands[s])
-        v[hl + r] = g.hand_size(s)
-        v[ar + 6 * r : ar + 6 * r + 6] = g.areas[s]
-        v[kn + 6 * r : kn + 6 * r + 6] = known[s]
-    v[at["discard"] : at["discard"] + 6] = g.discard
-    mk0 = at["markers"]
+    areas = g.areas
+    for r in range(n):
+        s = (me + r) % n  # relative seat r
+        v[_HAND_SIZES + r] = sum(hands[s])
+        v[_HAND_LIMITS + r] = g.hand_size(s)
+        _put6(v, _AREAS + 6 * r, areas[s])
+        _put6(v, _KNOWN + 6 * r, known[s])
+    _put6(v, _DISCARD, g.discard)
     for ms, md, mkind, mby in g.markers:
         kind = 0 if mkind == "embargo" else 1
-        v[mk0 + ((((ms - me) % n) * 6 + md) * 2 + kind) * 4 + (mby - me) % n] += 1
+        v[_MARKERS + ((((ms - me) % n) * 6 + md) * 2 + kind) * 4 + (mby - me) % n] += 1
     if g.coin is not None:
-        c = at["coin"]
         holder, cs, cd = g.coin
-        v[c + (holder - me) % n] = 1
-        v[c + 4 + (cs - me) % n] = 1
-        v[c + 8 + cd] = 1
+        v[_COIN + (holder - me) % n] = 1
+        v[_COIN + 4 + (cs - me) % n] = 1
+        v[_COIN + 8 + cd] = 1
     for used in g.used_log:
-        v[at["used_effects"] + _KIND_INDEX[used]] += 1
+        v[_USED + _KIND_INDEX[used]] += 1
     if g.phase == "draft":
         if own:
-            v[at["draft_packet"] : at["draft_packet"] + 6] = g.draft_hold[me]
+            _put6(v, _DRAFT_PACKET, g.draft_hold[me])
         if g.draft_step >= 3:
-            v[at["draft_centre"] : at["draft_centre"] + 6] = g.draft_centre
+            _put6(v, _DRAFT_CENTRE, g.draft_centre)
     if own:
         for ev in g.learned[me]:
             if ev[0] == "draft_received" and 0 <= int(ev[1]) < 3:  # type: ignore[call-overload]
-                _put_counts(v, at["draft_received"] + 6 * int(ev[1]), str(ev[3]))  # type: ignore[call-overload]
+                _put_counts(v, _DRAFT_RECEIVED + 6 * int(ev[1]), str(ev[3]))  # type: ignore[call-overload]
     _encode_pending(v, p, seat, me, n)
     if g.phase == OVER:
         _encode_result(v, g.winners, g.victory, g.points, g.teams, me, n)
-    return v
+    return np.frombuffer(v, dtype=np.float32)
 
 
-def _encode_pending(
-    v: npt.NDArray[np.float32], p: Pending | None, seat: int | None, me: int, n: int
-) -> None:
+def _encode_pending(v: _Vec, p: Pending | None, seat: int | None, me: int, n: int) -> None:
     if p is None:
         return
     at = OBS_OFFSETS
@@ -549,14 +584,14 @@ def _encode_pending(
     if p.target >= 0:
         v[at["pending_target"] + (p.target - me) % n] = 1
     if seat == p.seat:
-        v[at["pending_reveal"] : at["pending_reveal"] + 6] = p.reveal
-        v[at["pending_pool"] : at["pending_pool"] + 6] = p.pool
-        v[at["pending_picked"] : at["pending_picked"] + 6] = p.picked
+        _put6(v, at["pending_reveal"], p.reveal)
+        _put6(v, at["pending_pool"], p.pool)
+        _put6(v, at["pending_picked"], p.picked)
         v[at["pending_left"]] = p.k - sum(p.picked)
 
 
 def _encode_result(
-    v: npt.NDArray[np.float32],
+    v: _Vec,
     winners: list[int],
     victory: str | None,
     points: list[int] | None,
