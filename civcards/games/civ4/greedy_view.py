@@ -9,7 +9,7 @@ adjacency C40); the values in victory points are the bot's own (module
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -149,6 +149,86 @@ class Target:
         self.value = value
 
 
+class _Figures:
+    """The figures of the views that share one context (:func:`_context`), each worked out
+    once: every one is a function of the context alone (the supply, the history, the
+    combat and the other hands are not read by any of them)."""
+
+    __slots__ = (
+        "best_other",
+        "cashable",
+        "cost",
+        "cs",
+        "effects",
+        "extra",
+        "fx",
+        "hnw",
+        "hold",
+        "reserve",
+        "same_type",
+        "slots",
+        "targets",
+        "techs_left",
+        "turns",
+    )
+
+    def __init__(self, obs: Observation, seat: int) -> None:
+        pv = obs.seats[seat]
+        opts = dict(obs.options)
+        #: the game's card set (its costs, effects and rule numbers)
+        self.cs = cs = card_set_of(opts)
+        self.fx = fx_of(pv.techs, pv.plots, cs)
+        self.hnw = bool(opts.get("happiness_not_wonders", False))
+        self.same_type = bool(opts.get("same_type_trade", False))
+        self.techs_left = obs.tech_pile + len(obs.tech_market)
+        left_rounds = STALEMATE - obs.round + 1
+        self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * obs.players)))
+        self.hold: dict[str, float] = {}
+        self.reserve: list[int] | None = None
+        self.cashable: list[str] | None = None
+        self.effects: dict[tuple[str, int | None], float] = {}
+        self.cost: dict[str, int] = {}
+        self.extra: dict[str, float] = {}
+        self.slots: list[int] | None = None
+        self.best_other: tuple[int, int] | None = None
+        self.targets: dict[str | None, list[Target]] = {}
+
+
+def _context(obs: Observation, seat: int, weights: Weights) -> Hashable:
+    """What a view's figures (:class:`_Figures`) depend on: the options (the card set),
+    the weights, the seat, the round and the technologies left (the turns left), the
+    markets, the population supply, the statuses, the seat's technologies, plots and hand,
+    and every seat's culture, happiness and score."""
+    pv = obs.seats[seat]
+    return (
+        obs.options,
+        weights,
+        seat,
+        obs.round,
+        obs.tech_pile,
+        obs.tech_market,
+        obs.plot_market,
+        obs.population_supply,
+        obs.status,
+        pv.techs,
+        pv.plots,
+        pv.hand,
+        tuple([(p.culture, p.happiness, p.score) for p in obs.seats]),
+    )
+
+
+#: figures by context, shared by the views of one context (the search builds many views
+#: of one position: a rival's or a macro's steps, deals that show the seat the same)
+_FIGURES: dict[Hashable, _Figures] = {}
+#: the most contexts kept (all are dropped when it is reached)
+_FIGURES_MAX = 4096
+
+
+def clear_figures() -> None:
+    """Drop every view's figures kept so far (they are worked out again when asked)."""
+    _FIGURES.clear()
+
+
 class View:
     """One decision of one seat, worked out from its observation."""
 
@@ -163,25 +243,23 @@ class View:
         self.supply = list(pv.supply)
         hand = pv.hand
         self.hand: list[str] = list(hand) if isinstance(hand, tuple) else []
-        opts = dict(obs.options)
-        #: the game's card set (its costs, effects and rule numbers)
-        self.cs = cs = card_set_of(opts)
-        self.fx = fx_of(pv.techs, pv.plots, cs)
-        self.hnw = bool(opts.get("happiness_not_wonders", False))
-        self.same_type = bool(opts.get("same_type_trade", False))
-        self.techs_left = obs.tech_pile + len(obs.tech_market)
-        left_rounds = STALEMATE - obs.round + 1
-        self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * self.n)))
-        self._hold: dict[str, float] = {}
-        self._reserve: list[int] | None = None
-        self._cashable: list[str] | None = None
-        # figures worked out once per view (a view's figures never change: every one is a
-        # function of the observation and the weights)
-        self._effects: dict[tuple[str, int | None], float] = {}
-        self._cost: dict[str, int] = {}
-        self._extra: dict[str, float] = {}
-        self._slots: list[int] | None = None
-        self._best_other: tuple[int, int] | None = None
+        key = _context(obs, seat, weights)
+        fig = _FIGURES.get(key)
+        if fig is None:
+            if len(_FIGURES) >= _FIGURES_MAX:
+                _FIGURES.clear()
+            fig = _FIGURES[key] = _Figures(obs, seat)
+        self._fig = fig
+        self.cs = fig.cs
+        self.fx = fig.fx
+        self.hnw = fig.hnw
+        self.same_type = fig.same_type
+        self.techs_left = fig.techs_left
+        self.turns = fig.turns
+        self._hold = fig.hold
+        self._effects = fig.effects
+        self._cost = fig.cost
+        self._extra = fig.extra
 
     # -- costs (C26) and room (C18) ------------------------------------------------------
 
@@ -204,10 +282,10 @@ class View:
 
     def has_room(self, i: int, code: str) -> bool:
         """C18: whether plot ``i`` (from 0) has room for ``code``."""
-        room = self._slots
+        room = self._fig.slots
         if room is None:
             cs, fx = self.cs, self.fx
-            room = self._slots = [slots(cs, pop, fx) for _, pop, _ in self.plots]
+            room = self._fig.slots = [slots(cs, pop, fx) for _, pop, _ in self.plots]
         on = self.plots[i][2]
         return code not in on and len(on) < room[i]
 
@@ -222,11 +300,11 @@ class View:
         if not culture and not happiness:
             return 0.0  # what the sums below come to (0.0, whatever the weight)
         v = 0.0
-        best_other = self._best_other
+        best_other = self._fig.best_other
         if best_other is None:
             seats = self.obs.seats
             others = [s for s in range(self.n) if s != self.me]
-            best_other = self._best_other = (
+            best_other = self._fig.best_other = (
                 max(seats[s].culture for s in others),
                 max(seats[s].happiness for s in others),
             )
@@ -339,7 +417,8 @@ class View:
 
     def reserve(self) -> list[int]:
         """What the next purchases need: the cheapest population, build and technology."""
-        if self._reserve is None:
+        got = self._fig.reserve
+        if got is None:
             f = min((self.pop_cost(i) for i in range(len(self.plots))), default=0)
             builds = [
                 self.card_cost(c)
@@ -348,12 +427,12 @@ class View:
                 and any(self.has_room(i, c) for i in range(len(self.plots)))
             ]
             techs = [self.card_cost(t) for t in self.obs.tech_market]
-            self._reserve = [
+            got = self._fig.reserve = [
                 f if self.obs.population_supply else 0,
                 min(builds, default=0),
                 min(techs, default=0),
             ]
-        return self._reserve
+        return got
 
     def keep_key(self, pay: Sequence[int]) -> tuple[int, int]:
         """How badly paying ``pay`` leaves the reserve short (smaller is better)."""
@@ -381,6 +460,13 @@ class View:
     def targets(self, only: str | None = None) -> list[Target]:
         """Every purchase within reach, each with its cost and value; with ``only``, just the
         one of that text (the same figures, the others not worked out)."""
+        known = self._fig.targets
+        got = known.get(only)
+        if got is None:
+            got = known[only] = self._targets(only)
+        return list(got)
+
+    def _targets(self, only: str | None) -> list[Target]:
         out: list[Target] = []
         obs = self.obs
         if obs.population_supply > 0:
@@ -455,10 +541,10 @@ class View:
     def fund(self, t: Target, banned: set[int]) -> tuple[float, str] | None:
         """The effective cost of ``t`` and its first step (``BUY``, ``cash X`` or ``TRADE``)."""
         sup = self.supply
-        cashable = self._cashable
+        cashable = self._fig.cashable
         if cashable is None:
             # the hand, the cards cheapest to cash first (the same for every target)
-            cashable = self._cashable = sorted(
+            cashable = self._fig.cashable = sorted(
                 self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
             )
         if t.rtype < 0:
@@ -689,5 +775,6 @@ __all__ = [
     "Target",
     "View",
     "Weights",
+    "clear_figures",
     "fx_of",
 ]
