@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -101,29 +102,53 @@ def pg() -> Iterator[TempPostgres]:
     yield from start_pg()
 
 
-@pytest.fixture
-def rd() -> Iterator[TempRedis]:
-    """A Redis of the test's own (it may be lost and started again)."""
-    yield from start_rd()
+@dataclass
+class Stack:
+    """One PostgreSQL, one Redis and two processes over them (:func:`start_pair`)."""
 
-
-@pytest.fixture
-def pair(
-    pg: TempPostgres, rd: TempRedis, tmp_path: Path
-) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Two processes of the test's own (:func:`start_pair`): one may be killed."""
-    yield from start_pair(pg, rd, tmp_path)
+    pg: TempPostgres
+    rd: TempRedis
+    a: ServerProcess
+    b: ServerProcess
 
 
 @pytest.fixture(scope="module")
-def shared_pair(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Two processes over one PostgreSQL and one Redis for the module's tests that harm
-    none of them (each plays games of its own): started once, not once a test."""
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The module's PostgreSQL, Redis and two processes, started once (a start costs
+    seconds), not once a test: the tests that harm none of them use it first
+    (:func:`shared_pair`), those that kill a process or lose Redis last (:func:`pair`,
+    :func:`rd`, which put it back as they found it). After the module, neither process
+    showed anyone a traceback, nor wrote one."""
     for db in start_pg():
         for r in start_rd():
-            yield from start_pair(db, r, tmp_path_factory.mktemp("pair"))
+            for a, b in start_pair(db, r, tmp_path_factory.mktemp("pair")):
+                yield Stack(db, r, a, b)
+
+
+@pytest.fixture
+def rd(stack: Stack) -> Iterator[TempRedis]:
+    """The module's Redis (it may be lost and started again): running again after the
+    test, however it ended."""
+    yield stack.rd
+    if stack.rd.proc is None:
+        stack.rd.start()
+
+
+@pytest.fixture
+def pair(stack: Stack) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """The module's two processes (one may be killed): both running again after the test,
+    however it ended."""
+    yield stack.a, stack.b
+    for p in (stack.a, stack.b):
+        if p.proc is None:
+            p.start()
+
+
+@pytest.fixture
+def shared_pair(stack: Stack) -> tuple[ServerProcess, ServerProcess]:
+    """The module's two processes for the tests that harm none of them (each plays games
+    of its own)."""
+    return stack.a, stack.b
 
 
 # -- helpers -------------------------------------------------------------------
