@@ -21,6 +21,7 @@ from typing import Any
 from .cards import res_str
 from .game import GameState
 from .options import Options
+from .state import listed
 
 PlotView = tuple[str, int, tuple[str, ...]]
 
@@ -166,18 +167,24 @@ def observe(g: GameState, seat: int | None) -> Observation:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < g.n):
         raise ValueError(f"seat must be 0…{g.n - 1} or None, not {seat!r}")
     seats = []
+    hands = g.hands
+    plots = g.plots
+    supply = g.supply
+    techs = g.techs
     for s in range(g.n):
-        hand: tuple[str, ...] | int = tuple(g.hand(s)) if s == seat else sum(g.hands[s])
+        hand: tuple[str, ...] | int = tuple(listed(hands[s])) if s == seat else sum(hands[s])
         sc = g.score(s)
+        fx = g.effects(s)  # the seat's culture and happiness (C49, C50)
+        sup = supply[s]
         seats.append(
             PlayerView(
-                plots=tuple(g.plots[s]),
-                supply=(g.supply[s][0], g.supply[s][1], g.supply[s][2]),
-                hand=hand,
-                techs=tuple(g.techs[s]),
-                culture=g.culture(s),
-                happiness=g.happiness(s),
-                score=(sc[0], sc[1], sc[2], sc[3]),
+                tuple(plots[s]),
+                (sup[0], sup[1], sup[2]),
+                hand,
+                tuple(techs[s]),
+                fx.culture,
+                fx.happiness,
+                (sc[0], sc[1], sc[2], sc[3]),
             )
         )
     over = g.finished
@@ -201,7 +208,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
         tech_top_era=g.tech_top_era,
         tech_market=tuple(g.tech_market),
         deck=g.deck_size,
-        discard=tuple(g.discard_list()),
+        discard=tuple(listed(g.discard)),
         population_supply=g.pop_supply,
         status=(g.highest_culture(), g.highest_happiness()),
         seats=tuple(seats),

@@ -164,6 +164,7 @@ class _Figures:
         "fx",
         "hnw",
         "hold",
+        "plans",
         "reserve",
         "same_type",
         "slots",
@@ -192,6 +193,8 @@ class _Figures:
         self.slots: list[int] | None = None
         self.best_other: tuple[int, int] | None = None
         self.targets: dict[str | None, list[Target]] = {}
+        #: :meth:`View.plan` by the supply and the resource types given this turn
+        self.plans: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Target, str] | None] = {}
 
 
 def _context(obs: Observation, seat: int, weights: Weights) -> Hashable:
@@ -604,6 +607,15 @@ class View:
     def plan(self) -> tuple[Target, str] | None:
         """The best target worth its cost and the first step towards it."""
         banned = self.given_this_turn()
+        # a function of the view's figures, its supply and the types given (fund)
+        key = (tuple(self.supply), frozenset(banned))
+        plans = self._fig.plans
+        if key in plans:
+            return plans[key]
+        got = plans[key] = self._plan(banned)
+        return got
+
+    def _plan(self, banned: set[int]) -> tuple[Target, str] | None:
         best: tuple[float, Target, str] | None = None
         for t in self.targets():
             if t.value <= 0:
