@@ -151,14 +151,31 @@ def combat_view(g: GameState) -> CombatView | None:
     return CombatView(c.attacker, tuple(c.defenders), units, blocks, c.stolen)
 
 
-#: the options as an observation shows them (``Options.to_dict``'s items), by value
-_OPTION_ITEMS: dict[Options, tuple[tuple[str, bool | int | str], ...]] = {}
+#: the options as an observation shows them (``Options.to_dict``'s items), by the id of
+#: the (frozen) options object, kept beside it so that its id stays its own
+_OPTION_ITEMS: dict[int, tuple[Options, tuple[tuple[str, bool | int | str], ...]]] = {}
+#: a count vector's cards (:func:`~civcards.civ4.state.listed`) as a tuple, by the counts
+_LISTED: dict[tuple[int, ...], tuple[str, ...]] = {}
+#: the most entries either table keeps (all are dropped when it is reached)
+_TABLE_MAX = 4096
 
 
 def _option_items(options: Options) -> tuple[tuple[str, bool | int | str], ...]:
-    got = _OPTION_ITEMS.get(options)
+    got = _OPTION_ITEMS.get(id(options))
+    if got is None or got[0] is not options:
+        if len(_OPTION_ITEMS) >= _TABLE_MAX:
+            _OPTION_ITEMS.clear()
+        got = _OPTION_ITEMS[id(options)] = (options, tuple(options.to_dict().items()))
+    return got[1]
+
+
+def _listed(counts: list[int]) -> tuple[str, ...]:
+    key = tuple(counts)
+    got = _LISTED.get(key)
     if got is None:
-        got = _OPTION_ITEMS[options] = tuple(options.to_dict().items())
+        if len(_LISTED) >= _TABLE_MAX:
+            _LISTED.clear()
+        got = _LISTED[key] = tuple(listed(counts))
     return got
 
 
@@ -172,7 +189,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
     supply = g.supply
     techs = g.techs
     for s in range(g.n):
-        hand: tuple[str, ...] | int = tuple(listed(hands[s])) if s == seat else sum(hands[s])
+        hand: tuple[str, ...] | int = _listed(hands[s]) if s == seat else sum(hands[s])
         sc = g.score(s)
         fx = g.effects(s)  # the seat's culture and happiness (C49, C50)
         sup = supply[s]
@@ -208,7 +225,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
         tech_top_era=g.tech_top_era,
         tech_market=tuple(g.tech_market),
         deck=g.deck_size,
-        discard=tuple(listed(g.discard)),
+        discard=_listed(g.discard),
         population_supply=g.pop_supply,
         status=(g.highest_culture(), g.highest_happiness()),
         seats=tuple(seats),
