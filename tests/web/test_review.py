@@ -205,75 +205,71 @@ sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-def test_the_review_page_by_keyboard(server: ServerProcess, finished: str) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+def test_the_review_page_by_keyboard(server: ServerProcess, finished: str, browser: Any) -> None:
     review = _analysed(server, finished)
     marked = [
         m for m in review["analysis"]["data"]["moves"] if m["label"] in ("mistake", "blunder")
     ]
     n = len(review["moves"])
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/review/{finished}")
-        page.wait_for_selector("#review[data-ready='1']")
-        assert page.get_attribute("#review", "data-cursor") == str(n)
-        # the graph: one line per seat, its description, the marked moves
-        assert page.locator("#graph svg polyline").count() == 2
-        assert page.locator("#graph svg desc").count() == 1
-        items = page.locator("#marked li")
-        assert items.count() >= len(marked)
-        if marked:
-            assert page.locator("#graph circle.mark").count() >= len(marked)
-            # a marked move, reached from the text alternative: the bot's move beside it
-            m = marked[0]
-            page.locator(f"#marked button[data-move='{m['index'] + 1}']").click()
-            assert page.get_attribute("#review", "data-cursor") == str(m["index"] + 1)
-            assert m["move"] in page.inner_text("#current")
-            if m["best"] != m["move"]:
-                assert page.locator("[data-testid=preferred]").count() == 1
-                preferred = page.inner_text("[data-testid=preferred]")
-                assert m["best"] in preferred and review["words"][m["best"]] in preferred
-        # the keys: Home, then → twice, ← once
-        page.locator("#review h3").first.click()
-        page.keyboard.press("Home")
-        assert page.get_attribute("#review", "data-cursor") == "0"
-        page.keyboard.press("ArrowRight")
-        page.keyboard.press("ArrowRight")
-        page.keyboard.press("ArrowLeft")
-        assert page.get_attribute("#review", "data-cursor") == "1"
-        assert page.input_value("#slider") == "1"
-        assert page.input_value("#share").endswith(f"/review/{finished}#move=1")
-        # the position as seat 0 saw it: drawn by the game's own module
-        page.select_option("#seat-select", "0")
-        page.wait_for_function("() => document.querySelector('#players').innerHTML.length > 0")
-        assert page.get_attribute("#review", "data-render-error") is None
-        page.locator("#review h3").first.click()
-        page.keyboard.press("End")
-        assert page.get_attribute("#review", "data-cursor") == str(n)
-        # the link opens the same move and seat
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/review/{finished}#move=4&seat=1")
-        page.wait_for_selector("#review[data-ready='1']")
-        assert page.get_attribute("#review", "data-cursor") == "4"
-        assert page.input_value("#seat-select") == "1"
-        # the end screen links to the review
-        page.goto(f"{server.base}/game/{finished}#watch")
-        page.wait_for_selector("[data-testid=review-link]")
-        assert page.get_attribute("[data-testid=review-link]", "href") == f"/review/{finished}"
-        assert not errors, errors
-        b.close()
+    b = browser
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/review/{finished}")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert page.get_attribute("#review", "data-cursor") == str(n)
+    # the graph: one line per seat, its description, the marked moves
+    assert page.locator("#graph svg polyline").count() == 2
+    assert page.locator("#graph svg desc").count() == 1
+    items = page.locator("#marked li")
+    assert items.count() >= len(marked)
+    if marked:
+        assert page.locator("#graph circle.mark").count() >= len(marked)
+        # a marked move, reached from the text alternative: the bot's move beside it
+        m = marked[0]
+        page.locator(f"#marked button[data-move='{m['index'] + 1}']").click()
+        assert page.get_attribute("#review", "data-cursor") == str(m["index"] + 1)
+        assert m["move"] in page.inner_text("#current")
+        if m["best"] != m["move"]:
+            assert page.locator("[data-testid=preferred]").count() == 1
+            preferred = page.inner_text("[data-testid=preferred]")
+            assert m["best"] in preferred and review["words"][m["best"]] in preferred
+    # the keys: Home, then → twice, ← once
+    page.locator("#review h3").first.click()
+    page.keyboard.press("Home")
+    assert page.get_attribute("#review", "data-cursor") == "0"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#review", "data-cursor") == "1"
+    assert page.input_value("#slider") == "1"
+    assert page.input_value("#share").endswith(f"/review/{finished}#move=1")
+    # the position as seat 0 saw it: drawn by the game's own module
+    page.select_option("#seat-select", "0")
+    page.wait_for_function("() => document.querySelector('#players').innerHTML.length > 0")
+    assert page.get_attribute("#review", "data-render-error") is None
+    page.locator("#review h3").first.click()
+    page.keyboard.press("End")
+    assert page.get_attribute("#review", "data-cursor") == str(n)
+    # the link opens the same move and seat
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/review/{finished}#move=4&seat=1")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert page.get_attribute("#review", "data-cursor") == "4"
+    assert page.input_value("#seat-select") == "1"
+    # the end screen links to the review
+    page.goto(f"{server.base}/game/{finished}#watch")
+    page.wait_for_selector("[data-testid=review-link]")
+    assert page.get_attribute("[data-testid=review-link]", "href") == f"/review/{finished}"
+    assert not errors, errors
+    for ctx in b.contexts:  # the pages' own contexts
+        ctx.close()
 
 
-def test_the_hint_button_at_the_table(server: ServerProcess) -> None:
+def test_the_hint_button_at_the_table(server: ServerProcess, browser: Any) -> None:
     """A game created with hints: the seat to move asks for one by its button, sees the
     bot's move, and the log says a hint was used."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     g = server.create(
         claim=False,
         players=2,
@@ -282,20 +278,20 @@ def test_the_hint_button_at_the_table(server: ServerProcess) -> None:
         hints=True,
     )
     gid, invitation = g["id"], g["seats"][0]["token"]
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/game/{gid}#seat=0&token={invitation}")
-        page.wait_for_selector("[data-testid=hint]", timeout=20000)
-        page.click("[data-testid=hint]")
-        page.wait_for_selector("[data-testid=hint-text]", timeout=30000)
-        assert "suggests" in page.inner_text("[data-testid=hint-text]")
-        page.wait_for_selector("[data-testid=hints-used]")
-        assert "Ana used a hint" in page.inner_text("[data-testid=hints-used]")
-        assert not errors, errors
-        b.close()
+    b = browser
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/game/{gid}#seat=0&token={invitation}")
+    page.wait_for_selector("[data-testid=hint]", timeout=20000)
+    page.click("[data-testid=hint]")
+    page.wait_for_selector("[data-testid=hint-text]", timeout=30000)
+    assert "suggests" in page.inner_text("[data-testid=hint-text]")
+    page.wait_for_selector("[data-testid=hints-used]")
+    assert "Ana used a hint" in page.inner_text("[data-testid=hints-used]")
+    assert not errors, errors
+    for ctx in b.contexts:  # the pages' own contexts
+        ctx.close()
 
 
 @pytest.fixture(scope="module")
@@ -310,7 +306,9 @@ def timed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerPro
 
 
 @pytest.mark.slow
-def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: ServerProcess) -> None:
+def test_a_civ4_game_is_reviewed_through_the_same_interface(
+    timed_server: ServerProcess, request: pytest.FixtureRequest
+) -> None:
     """The other game: its finished game analysed and its positions shown, nothing of the
     review naming a game."""
     server = timed_server
@@ -336,78 +334,74 @@ def test_a_civ4_game_is_reviewed_through_the_same_interface(timed_server: Server
     assert r.status_code == 200 and r.json()["view"]["seat"] == seat
     if not CHROMIUM.exists():
         return
-    # the page draws the seat's position with the game's own module
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/review/{gid}#move=10&seat={seat}")
-        page.wait_for_selector("#review[data-ready='1']")
-        page.wait_for_function("() => document.querySelector('#status').innerHTML.length > 0")
-        assert page.get_attribute("#review", "data-render-error") is None
-        assert not errors, errors
-        b.close()
+    # the page draws the seat's position with the game's own module (the module's browser)
+    b = request.getfixturevalue("browser")
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/review/{gid}#move=10&seat={seat}")
+    page.wait_for_selector("#review[data-ready='1']")
+    page.wait_for_function("() => document.querySelector('#status').innerHTML.length > 0")
+    assert page.get_attribute("#review", "data-render-error") is None
+    assert not errors, errors
+    for ctx in b.contexts:  # the pages' own contexts
+        ctx.close()
 
 
-def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str) -> None:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+def test_a_pasted_record_by_the_page(server: ServerProcess, finished: str, browser: Any) -> None:
     text = net.get(f"{server.base}/api/games/{finished}/record").text
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{server.base}/review")
-        page.fill("#record-text", "{not json")
-        page.click("#paste-form button[type=submit]")
-        page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
-        page.fill("#record-text", text)
-        page.click("#paste-form button[type=submit]")
-        page.wait_for_url(f"{server.base}/review/r*")
-        page.wait_for_selector("#review[data-ready='1']")
-        assert page.locator("#graph svg").count() == 1
-        assert not errors, errors
-        b.close()
+    b = browser
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.base}/review")
+    page.fill("#record-text", "{not json")
+    page.click("#paste-form button[type=submit]")
+    page.wait_for_function("() => document.querySelector('#error').textContent.length > 0")
+    page.fill("#record-text", text)
+    page.click("#paste-form button[type=submit]")
+    page.wait_for_url(f"{server.base}/review/r*")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert page.locator("#graph svg").count() == 1
+    assert not errors, errors
+    for ctx in b.contexts:  # the pages' own contexts
+        ctx.close()
 
 
 def test_the_whole_position_is_drawn_by_the_game_and_bots_are_named_as_at_the_table(
-    server: ServerProcess, finished: str
+    server: ServerProcess, finished: str, browser: Any
 ) -> None:
     """Issue 38.8: the review's default view, the whole position, is drawn by the game's
     own module as the table draws it (no dump of its JSON), with every seat's own panel
     (its hand) beside the public board; and a seat is named as the table names it (a
     bot's default name in the reader's words)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     review = net.get(f"{server.base}/api/review/{finished}").json()
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox"])
-        page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        # the table's names: the players' headings its module draws for a spectator
-        page.goto(f"{server.base}/game/{finished}#watch")
-        page.wait_for_selector("#players h3")
-        at_table = [page.inner_text(f"#players article:nth-of-type({i + 1}) h3") for i in (0, 1)]
-        page.goto(f"{server.base}/review/{finished}#move=6")
-        page.wait_for_selector("#review[data-ready='1']")
-        assert page.input_value("#seat-select") == ""  # the whole position
-        page.wait_for_selector("[data-testid=whole-seat]")
-        assert page.get_attribute("#review", "data-render-error") is None
-        assert page.locator("dl.position").count() == 0  # no dump of the JSON
-        assert page.is_visible("#players") and page.locator("#players article").count() == 2
-        # every seat's own panel, drawn by the module from that seat's view
-        seats = page.locator("[data-testid=whole-seat]")
-        assert seats.count() == 2
-        for s in range(2):
-            assert seats.nth(s).locator("h3").first.inner_text() == review["names"][s]
-            assert seats.nth(s).inner_text().strip() != review["names"][s]  # not empty
-        # a bot's name as the table says it, in the summary, the graph, the seat menu
-        for s, name in enumerate(review["names"]):
-            assert name in at_table[s], (name, at_table[s])
-        options = page.locator("#seat-select option").all_inner_texts()
-        assert options[1:] == review["names"]
-        assert not errors, errors
-        b.close()
+    b = browser
+    page = b.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # the table's names: the players' headings its module draws for a spectator
+    page.goto(f"{server.base}/game/{finished}#watch")
+    page.wait_for_selector("#players h3")
+    at_table = [page.inner_text(f"#players article:nth-of-type({i + 1}) h3") for i in (0, 1)]
+    page.goto(f"{server.base}/review/{finished}#move=6")
+    page.wait_for_selector("#review[data-ready='1']")
+    assert page.input_value("#seat-select") == ""  # the whole position
+    page.wait_for_selector("[data-testid=whole-seat]")
+    assert page.get_attribute("#review", "data-render-error") is None
+    assert page.locator("dl.position").count() == 0  # no dump of the JSON
+    assert page.is_visible("#players") and page.locator("#players article").count() == 2
+    # every seat's own panel, drawn by the module from that seat's view
+    seats = page.locator("[data-testid=whole-seat]")
+    assert seats.count() == 2
+    for s in range(2):
+        assert seats.nth(s).locator("h3").first.inner_text() == review["names"][s]
+        assert seats.nth(s).inner_text().strip() != review["names"][s]  # not empty
+    # a bot's name as the table says it, in the summary, the graph, the seat menu
+    for s, name in enumerate(review["names"]):
+        assert name in at_table[s], (name, at_table[s])
+    options = page.locator("#seat-select option").all_inner_texts()
+    assert options[1:] == review["names"]
+    assert not errors, errors
+    for ctx in b.contexts:  # the pages' own contexts
+        ctx.close()
