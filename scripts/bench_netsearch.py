@@ -15,6 +15,13 @@ the current ones (over the current engines), and each position is searched by th
 bot and the new one in turn, the order alternating.
 
 ``--profile`` runs the current checkout once under cProfile instead.
+
+``--calibrate PLAIN`` (e.g. ``ismcts:1000it``) measures the current checkout alone: the
+CPU a decision of ``PLAIN`` and of the guided search at two budgets (``--spec`` and half
+as many iterations again), in one process, each position searched by the three in turn
+(the order rotating; each round its own seeds), and the guided budget that costs what
+``PLAIN`` does (the line through the two budgets, per round: the median and the range),
+as the equal-time arena's budgets are set (studies/learning/equal-time).
 """
 
 from __future__ import annotations
@@ -140,6 +147,57 @@ def same_process(old: str, name: str, spec: str, count: int, rounds: int) -> Non
     _summary(name, spec, got)
 
 
+def calibrate(name: str, plain: str, spec: str, count: int, rounds: int) -> None:
+    from civcards.bots import make_bot
+    from civcards.bots.base import bot_choice
+    from civcards.game_api import get_game
+
+    game = get_game(name)
+    states = positions(name, count)
+    base, _, rest = spec.partition(":")
+    budget, _, tail = rest.partition(":")
+    if not budget.endswith("it"):
+        raise SystemExit(f"--calibrate needs a budget in iterations: {spec}")
+    its = (int(budget[:-2]), int(budget[:-2]) * 3 // 2)
+    specs = [plain, spec, f"{base}:{its[1]}it" + (f":{tail}" if tail else "")]
+    for sp in specs:  # warm up
+        bot_choice(make_bot(game, sp.split(":")[0] + ":4it", seed=1), game, states[0].copy())
+    got: dict[str, list[float]] = {sp: [] for sp in specs}
+    matches: list[float] = []
+    for r in range(rounds):
+        cpu = dict.fromkeys(specs, 0.0)
+        for i, st in enumerate(states):
+            k = (r + i) % len(specs)
+            for sp in specs[k:] + specs[:k]:
+                # seeds of the round's own (the three alike): other deals every round, as
+                # a game's decisions have (the same searches again would find the
+                # engine's memos warm)
+                bot = make_bot(game, sp, seed=1000 + 100 * r + i)
+                s = st.copy()
+                t0 = time.process_time()
+                bot_choice(bot, game, s)
+                cpu[sp] += time.process_time() - t0
+        ms = [1000 * cpu[sp] / len(states) for sp in specs]
+        for sp, m in zip(specs, ms, strict=True):
+            got[sp].append(m)
+        slope = (ms[2] - ms[1]) / (its[1] - its[0])
+        matches.append(its[0] + (ms[0] - ms[1]) / slope if slope > 0 else float("nan"))
+        print(
+            f"round {r + 1}: "
+            + ", ".join(f"{sp} {m:.1f} ms" for sp, m in zip(specs, ms, strict=True))
+            + f"; {base} matching {plain}: {matches[-1]:.0f}it",
+            file=sys.stderr,
+        )
+    med = {sp: statistics.median(v) for sp, v in got.items()}
+    ratios = [a / b for a, b in zip(got[spec], got[plain], strict=True)]
+    print(
+        f"{name}: " + ", ".join(f"{sp} {med[sp]:.1f} ms" for sp in specs) + " CPU a decision; "
+        f"{spec} / {plain} {statistics.median(ratios):.3f} "
+        f"({min(ratios):.3f}-{max(ratios):.3f}); {base} at the CPU of {plain}: "
+        f"{statistics.median(matches):.0f}it (rounds {min(matches):.0f}-{max(matches):.0f})"
+    )
+
+
 def _summary(name: str, spec: str, got: dict[str, list[float]]) -> None:
     old, new = statistics.median(got["old"]), statistics.median(got["new"])
     ratios = [n / o for o, n in zip(got["old"], got["new"], strict=True)]
@@ -161,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--same-process", action="store_true")
+    ap.add_argument("--calibrate", metavar="PLAIN", help="the guided budget at PLAIN's CPU")
     args = ap.parse_args(argv)
     spec = args.spec or SPECS[args.game]
     if args.worker:
@@ -174,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         prof.runctx("worker(g, s, n)", globals(), {"g": args.game, "s": spec, "n": args.positions})
         prof.dump_stats("/tmp/netsearch.prof")
         pstats.Stats("/tmp/netsearch.prof").sort_stats("tottime").print_stats(25)
+        return 0
+    if args.calibrate:
+        calibrate(args.game, args.calibrate, spec, args.positions, args.rounds)
         return 0
     if args.same_process:
         if not args.old:
