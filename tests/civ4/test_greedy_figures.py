@@ -1,6 +1,6 @@
-"""civ4's greedy view shares its figures between views of one context (issue 40's speed
-work): a view built where many others were built before sees exactly what a fresh one
-sees. The figures are the rules' numbers as the seat knows them: costs (C26, C50), room
+"""civ4's greedy view shares its figures between views of one board, and of one board and
+hand (issue 40's speed work, :mod:`civcards.games.civ4.greedy_figures`): a view built
+where many others were built before sees exactly what a fresh one sees. The figures are the rules' numbers as the seat knows them: costs (C26, C50), room
 (C18), effects (C52-C66), statuses (C49, C50) and the score (C70)."""
 
 from __future__ import annotations

@@ -9,25 +9,31 @@ adjacency C40); the values in victory points are the bot's own (module
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from ...civ4.cards import CARDS, RULES, CardSet, card_set_of
+from ...civ4.cards import CARDS
 from ...civ4.effects import (
-    Fx,
     adjacent,
     can_block,
     card_cost,
-    compute_effects,
     plot_cost,
     pop_cost,
     slots,
     unit_damage,
 )
 from ...civ4.moves import parse_move
-from ...civ4.observation import Observation, PlotView
+from ...civ4.observation import Observation
+from .greedy_figures import (
+    STALEMATE,
+    TECH_PACE,
+    Target,
+    clear_figures,
+    figures,
+    fx_of,
+    tables,
+)
 
 #: the plots (C2) of every card set: a set whose plots differ from the original's is refused
 #: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
@@ -36,17 +42,13 @@ _PLOTS = CARDS.plots
 #: each plot's produced types (C2), by code
 _PRODUCED = {code: p.produced for code, p in _PLOTS.items()}
 
-#: fixed by the rules' text in every set (C69; `civcards.civ4.cards._FIXED_RULES`)
-STALEMATE: int = RULES["stalemate_rounds"]
-
 #: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
 VPR = 0.11
 #: VP a unit is worth in hand (attack and defence), beside its cash value
 UNIT_HOLD = {"ARC": 0.35, "SPR": 0.45, "AXE": 0.5, "CHR": 0.45, "SWD": 0.55, "CAT": 0.4}
 #: VP of destroying one of a rival's buildings (it returns to their hand)
 DESTROY_VP = 0.45
-#: techs bought per player and turn, to guess the turns left
-TECH_PACE = 0.5
+
 
 @dataclass(frozen=True)
 class Weights:
@@ -90,41 +92,6 @@ ARCHETYPES: dict[str, Weights] = {
 }
 
 
-class _SetTables:
-    """What a view reads of one card set, by code (built once per set: a set is loaded
-    once and compared by identity, :class:`~civcards.civ4.cards.CardSet`)."""
-
-    __slots__ = ("doubles", "free_tech")
-
-    def __init__(self, cs: CardSet) -> None:
-        #: the cards with an effect that doubles the base yield of their plot (C52)
-        effects = {code: t.effects for code, t in cs.techs.items()}
-        effects.update((code, d.effects) for code, d in cs.deck.items())
-        self.doubles = frozenset(
-            code for code, fx in effects.items() if any(e.kind == "double_base" for e in fx)
-        )
-        #: the deck cards with a free technology (a wonder, C62)
-        self.free_tech = frozenset(
-            code for code, d in cs.deck.items() if any(e.kind == "free_tech" for e in d.effects)
-        )
-
-
-_TABLES: dict[CardSet, _SetTables] = {}
-
-
-def _tables(cs: CardSet) -> _SetTables:
-    got = _TABLES.get(cs)
-    if got is None:
-        got = _TABLES[cs] = _SetTables(cs)
-    return got
-
-
-@lru_cache(maxsize=4096)
-def fx_of(techs: tuple[str, ...], plots: tuple[PlotView, ...], cs: CardSet = CARDS) -> Fx:
-    """The effects in play of a seat the bot sees (C52-C66, :func:`civcards.civ4.effects.compute_effects`)."""
-    return compute_effects(techs, plots, cs)
-
-
 def _poisson_at_least(lam: float, k: int) -> float:
     """P(X >= k) for X ~ Poisson(lam)."""
     if k <= 0:
@@ -135,101 +102,6 @@ def _poisson_at_least(lam: float, k: int) -> float:
         term *= lam / i
         below += term
     return max(0.0, 1.0 - below)
-
-
-class Target:
-    """A purchase: its move text, resource type (-1: any mix, a plot), cost and value."""
-
-    __slots__ = ("cost", "rtype", "text", "value")
-
-    def __init__(self, text: str, rtype: int, cost: int, value: float) -> None:
-        self.text = text
-        self.rtype = rtype
-        self.cost = cost
-        self.value = value
-
-
-class _Figures:
-    """The figures of the views that share one context (:func:`_context`), each worked out
-    once: every one is a function of the context alone (the supply, the history, the
-    combat and the other hands are not read by any of them)."""
-
-    __slots__ = (
-        "best_other",
-        "cashable",
-        "cost",
-        "cs",
-        "effects",
-        "extra",
-        "fx",
-        "hnw",
-        "hold",
-        "plans",
-        "reserve",
-        "same_type",
-        "slots",
-        "targets",
-        "techs_left",
-        "turns",
-    )
-
-    def __init__(self, obs: Observation, seat: int) -> None:
-        pv = obs.seats[seat]
-        opts = dict(obs.options)
-        #: the game's card set (its costs, effects and rule numbers)
-        self.cs = cs = card_set_of(opts)
-        self.fx = fx_of(pv.techs, pv.plots, cs)
-        self.hnw = bool(opts.get("happiness_not_wonders", False))
-        self.same_type = bool(opts.get("same_type_trade", False))
-        self.techs_left = obs.tech_pile + len(obs.tech_market)
-        left_rounds = STALEMATE - obs.round + 1
-        self.turns = max(1.0, min(float(left_rounds), self.techs_left / (TECH_PACE * obs.players)))
-        self.hold: dict[str, float] = {}
-        self.reserve: list[int] | None = None
-        self.cashable: list[str] | None = None
-        self.effects: dict[tuple[str, int | None], float] = {}
-        self.cost: dict[str, int] = {}
-        self.extra: dict[str, float] = {}
-        self.slots: list[int] | None = None
-        self.best_other: tuple[int, int] | None = None
-        self.targets: dict[str | None, list[Target]] = {}
-        #: :meth:`View.plan` by the supply and the resource types given this turn
-        self.plans: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Target, str] | None] = {}
-
-
-def _context(obs: Observation, seat: int, weights: Weights) -> Hashable:
-    """What a view's figures (:class:`_Figures`) depend on: the options (the card set),
-    the weights, the seat, the round and the technologies left (the turns left), the
-    markets, the population supply, the statuses, the seat's technologies, plots and hand,
-    and every seat's culture, happiness and score."""
-    pv = obs.seats[seat]
-    return (
-        obs.options,
-        weights,
-        seat,
-        obs.round,
-        obs.tech_pile,
-        obs.tech_market,
-        obs.plot_market,
-        obs.population_supply,
-        obs.status,
-        pv.techs,
-        pv.plots,
-        pv.hand,
-        tuple([(p.culture, p.happiness, p.score) for p in obs.seats]),
-    )
-
-
-#: figures by context, shared by the views of one context (the search builds many views
-#: of one position: a rival's or a macro's steps, deals that show the seat the same)
-_FIGURES: dict[Hashable, _Figures] = {}
-#: the most contexts kept (all are dropped when it is reached)
-_FIGURES_MAX = 4096
-
-
-def clear_figures() -> None:
-    """Drop every view's figures kept so far (they are worked out again when asked)."""
-    _FIGURES.clear()
 
 
 class View:
@@ -246,23 +118,29 @@ class View:
         self.supply = list(pv.supply)
         hand = pv.hand
         self.hand: list[str] = list(hand) if isinstance(hand, tuple) else []
-        key = _context(obs, seat, weights)
-        fig = _FIGURES.get(key)
-        if fig is None:
-            if len(_FIGURES) >= _FIGURES_MAX:
-                _FIGURES.clear()
-            fig = _FIGURES[key] = _Figures(obs, seat)
+        fig = figures(obs, seat, weights)
         self._fig = fig
-        self.cs = fig.cs
-        self.fx = fig.fx
-        self.hnw = fig.hnw
-        self.same_type = fig.same_type
-        self.techs_left = fig.techs_left
-        self.turns = fig.turns
-        self._hold = fig.hold
-        self._effects = fig.effects
-        self._cost = fig.cost
-        self._extra = fig.extra
+        board = self._board = fig.board
+        self.cs = board.cs
+        self.fx = board.fx
+        self.hnw = board.hnw
+        self.same_type = board.same_type
+        self.techs_left = board.techs_left
+        self.turns = board.turns
+        self._hold = board.hold
+        self._effects = board.effects
+        self._cost = board.cost
+        self._extra = board.extra
+        self._kinds: tuple[int, int] | None = None
+
+    def _hand_kinds(self) -> tuple[int, int]:
+        """How many buildings and wonders the seat holds (a discount's value counts them)."""
+        got = self._kinds
+        if got is None:
+            deck = self.cs.deck
+            kinds = [deck[c].kind for c in self.hand]
+            got = self._kinds = (kinds.count("building"), kinds.count("wonder"))
+        return got
 
     # -- costs (C26) and room (C18) ------------------------------------------------------
 
@@ -285,10 +163,10 @@ class View:
 
     def has_room(self, i: int, code: str) -> bool:
         """C18: whether plot ``i`` (from 0) has room for ``code``."""
-        room = self._fig.slots
+        room = self._board.slots
         if room is None:
             cs, fx = self.cs, self.fx
-            room = self._fig.slots = [slots(cs, pop, fx) for _, pop, _ in self.plots]
+            room = self._board.slots = [slots(cs, pop, fx) for _, pop, _ in self.plots]
         on = self.plots[i][2]
         return code not in on and len(on) < room[i]
 
@@ -303,11 +181,11 @@ class View:
         if not culture and not happiness:
             return 0.0  # what the sums below come to (0.0, whatever the weight)
         v = 0.0
-        best_other = self._fig.best_other
+        best_other = self._board.best_other
         if best_other is None:
             seats = self.obs.seats
             others = [s for s in range(self.n) if s != self.me]
-            best_other = self._fig.best_other = (
+            best_other = self._board.best_other = (
                 max(seats[s].culture for s in others),
                 max(seats[s].happiness for s in others),
             )
@@ -334,8 +212,14 @@ class View:
 
     def effects_value(self, code: str, plot: int | None) -> float:
         """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
-        # the plot matters only to a card that doubles its plot's base yield (C52)
-        key = (code, plot if code in _tables(self.cs).doubles else None)
+        # the plot matters only to a card that doubles its plot's base yield, the hand only
+        # to a card with a discount (C52)
+        tab = tables(self.cs)
+        key = (
+            code,
+            plot if code in tab.doubles else None,
+            self._hand_kinds() if code in tab.discounts else None,
+        )
         got = self._effects.get(key)
         if got is None:
             got = self._effects[key] = self._effects_value(code, plot)
@@ -393,7 +277,9 @@ class View:
 
     def hold(self, code: str) -> float:
         """VP of keeping a hand card (at least its cash value)."""
-        got = self._hold.get(code)
+        # a function of the board, and of the hand for a card with a discount (its value)
+        key = (code, self._hand_kinds() if code in tables(self.cs).discounts else None)
+        got = self._hold.get(key)
         if got is not None:
             return got
         card = self.cs.deck[code]
@@ -406,14 +292,15 @@ class View:
                 if code not in self.plots[i][2]:
                     best = max(best, self.build_value(code, i) - self.card_cost(code) * VPR)
             v = max(cash, 0.7 * best)
-        self._hold[code] = v
+        self._hold[key] = v
         return v
 
     def extra(self, code: str) -> float:
         """Resources lost beyond its cash value when cashing a hand card."""
-        got = self._extra.get(code)
+        key = (code, self._hand_kinds() if code in tables(self.cs).discounts else None)
+        got = self._extra.get(key)
         if got is None:
-            got = self._extra[code] = max(
+            got = self._extra[key] = max(
                 0.0, self.hold(code) / VPR - sum(self.cs.deck[code].resource)
             )
         return got
@@ -493,7 +380,7 @@ class View:
             else:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(text, 2, self.card_cost(t), v))
-        free_tech = _tables(self.cs).free_tech
+        free_tech = tables(self.cs).free_tech
         for c in sorted(set(self.hand)):
             card = self.cs.deck[c]
             if card.kind == "unit":
