@@ -130,7 +130,7 @@ def register(app: typer.Typer) -> None:
         try:
             import uvicorn
 
-            from ..server import create_app
+            from ..server.app import create_app
             from ..server.limits import Limits
             from ..server.security import Security
         except ImportError as e:

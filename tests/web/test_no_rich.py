@@ -51,3 +51,30 @@ def test_the_web_process_imports_neither_rich_nor_the_terminal() -> None:
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "LOADED []" in out.stdout, out.stdout[-2000:]
+
+
+#: what a bot worker process imports (botpool's initializer): the pool's module, every game
+#: and the search bot
+WORKER = """
+import sys
+import civcards.server.botpool
+from civcards.game_api import all_games
+all_games()
+import civcards.bots.ismcts
+heavy = ("fastapi", "starlette", "sqlalchemy", "alembic", "pydantic", "jinja2", "uvicorn")
+print("LOADED", sorted(m for m in sys.modules if m.split(".")[0] in heavy))
+"""
+
+
+def test_a_bot_worker_imports_no_web_framework_nor_database() -> None:
+    """A bot worker (spawned: it imports ``civcards.server.botpool`` afresh) loads neither
+    the web framework nor the database layer: the server package imports nothing itself."""
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", WORKER],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "LOADED []" in out.stdout, out.stdout[-2000:]
