@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import unicodedata
 
-import regex
-import wcwidth
-
 from .live import ApiError, Live
 
 #: a name: at most so many characters (grapheme clusters), so many code points (stored),
@@ -36,6 +33,10 @@ def clean_name(name: str | None) -> str:
     name = unicodedata.normalize("NFC", name.strip())
     if not name:
         return ""
+    # loaded with the first name given, not at the server's start (wcwidth's tables: 60 ms)
+    import regex
+    import wcwidth
+
     for ch in name:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or (
