@@ -14,14 +14,14 @@ the table's faces: each card carries its code (``data-card``) and its face's dat
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
 from ..game_api import (
@@ -37,9 +37,10 @@ from .core import ApiError
 from .i18n_web import catalogue
 from .kinds import describe_kind, web_assets
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 HERE = Path(__file__).parent
-#: CommonMark with tables; raw HTML in a game's text is shown as text, never run
-_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 router = APIRouter()
 _templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -152,6 +153,20 @@ def card_reference(game: Game, lang: str, options: dict[str, Any] | None = None)
     return dict(ref(lang, options) if options else ref(lang))
 
 
+@cache
+def _markdown() -> MarkdownIt:
+    """The renderer, built with the first rules page, not at the server's start."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def markdown_html(md: str) -> str:
+    """The HTML of ``md``: CommonMark with tables; raw HTML in a game's text is shown as
+    text, never run."""
+    return _markdown().render(md)
+
+
 def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     md = rules_markdown(game, lang, options)
     return {
@@ -159,7 +174,7 @@ def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> 
         "title": game.title,
         "lang": lang,
         "markdown": md,
-        "html": _MD.render(md),
+        "html": markdown_html(md),
         "reference": card_reference(game, lang, options),
     }
 
@@ -218,6 +233,7 @@ async def rules_api(game: GAME_NAME, lang: LANG_Q = None, option: OPTION_Q = Non
 __all__ = [
     "card_reference",
     "faces_module",
+    "markdown_html",
     "router",
     "rules_json",
     "rules_markdown",

@@ -92,9 +92,9 @@ def test_rules_index_and_unknown_game(server: ServerProcess) -> None:
 
 def test_the_rules_do_not_run_raw_html() -> None:
     """CommonMark without raw HTML: a game's text is shown, never run."""
-    from civcards.server.rules import _MD
+    from civcards.server.rules import markdown_html
 
-    out = _MD.render("a <script>alert(1)</script> b")
+    out = markdown_html("a <script>alert(1)</script> b")
     assert "<script>" not in out and "&lt;script&gt;" in out
 
 
