@@ -164,7 +164,7 @@ def _markdown() -> MarkdownIt:
 def markdown_html(md: str) -> str:
     """The HTML of ``md``: CommonMark with tables; raw HTML in a game's text is shown as
     text, never run."""
-    return _markdown().render(md)
+    return str(_markdown().render(md))
 
 
 def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
