@@ -49,13 +49,13 @@ deterministic given its seed (a time budget depends on the machine's speed).
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Hashable
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..game_api import Choice, Game
-from .base import Bot, Decision
-from .search import Edge, SearchKit, search_kit
+from .base import Decision
+from .infoset import InfoSetSearch, OptionValue
+from .search import Edge, SearchKit
 
 #: iterations of a plain ``ismcts``
 DEFAULT_ITERATIONS = 1000
@@ -120,22 +120,7 @@ class _Node:
         self.q = 0.0
 
 
-_MISSING = object()
-
-
-class OptionValue(NamedTuple):
-    """One searched option of a decision (:meth:`ISMCTSBot.option_values`)."""
-
-    #: the whole move (or the hidden step) the branch stands for
-    move: str
-    #: the text of the decision's choice it is below
-    choice: str
-    #: its value to the searching seat, in [0, 1] (the seat's chance of winning)
-    value: float
-    visits: int
-
-
-class ISMCTSBot(Bot):
+class ISMCTSBot(InfoSetSearch):
     """Single-observer ISMCTS over the seat's information set; see the module's documentation."""
 
     def __init__(
@@ -151,19 +136,12 @@ class ISMCTSBot(Bot):
         horizon: str = "game",
         widening: float = WIDENING,
     ) -> None:
-        super().__init__(seed)
-        self.game = game
-        found = kit if kit is not None else search_kit(game)
-        if found is None:
-            raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
-        self.kit: SearchKit = found
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        super().__init__(game, seed, kit=kit, iterations=iterations, seconds=seconds)
         if not widening >= 0:
             raise ValueError(f"ismcts widening {widening!r} must be 0 or more")
         self.widening = widening
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
-        self.iterations = iterations
-        self.seconds = seconds
         self.exploration = exploration
         evaluations = self.kit.evaluations
         if evaluation is None:
@@ -177,86 +155,52 @@ class ISMCTSBot(Bot):
         if horizon not in HORIZONS:
             raise ValueError(f"ismcts horizon {horizon!r} is not one of: {', '.join(HORIZONS)}")
         self.horizon = horizon
-        budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
         self.name = (
-            f"ismcts:{budget}"
+            f"ismcts:{self.budget_text()}"
             + ("" if evaluation == evaluations[0] else f":{evaluation}")
             + ("" if horizon == "game" else f":{horizon}")
         )
-        self._seed = seed
-        #: iterations run at the last decision, and its tree (for reports and tests)
-        self.last_iterations = 0
+        #: the last decision's tree (for reports and tests)
         self.last_root: _Node | None = None
         self._seat = 0
-        self._root_text: dict[Hashable, Any] = {}
         #: id of a list of the root's branches -> (that list, its branches kept by _root_edges)
         self._root_seen: dict[int, tuple[list[Edge], list[Edge]]] = {}
-        #: below a factored step: the rest of the move chosen above it
-        self._plan: list[str] = []
-        #: search a decision even when it has a single choice (post-game analysis values
-        #: it); off for play, where a single choice costs nothing
-        self.search_single = False
 
     def choose(self, decision: Decision) -> Choice:
-        choices = decision.choices
         self.last_iterations = 0
+        planned = self.start(decision)
+        if planned is not None:
+            return planned
         chosen = decision.chosen
-        plan = self._plan
-        self._plan = []
-        if len(choices) == 1 and not self.search_single:
-            return choices[0]
-        if chosen is not None and not chosen.hidden and plan:
-            for c in choices:
-                if c.text == plan[0]:
-                    self._plan = plan[1:]
-                    return c
         kit = self.kit
-        sampler = self.game.determinizer(
-            decision.observation, decision.reveal, chosen.text if chosen is not None else None
-        )
+        sampler = self.deals(decision)
         if sampler is None:
-            return kit.fallback(decision, self._seed)
+            return self.fallback(decision)
         me = decision.seat
         self._seat = me
         kit.begin(decision, sampler, self.rng)
-        self._root_text = {}
+        self.begin_root(decision)
         self._root_seen = {}
         root = _Node(me, kit.step_key(chosen) if chosen is not None else None)
-        allowed = {c.text for c in choices}
         rng = self.rng
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        limit = self.iterations
-        done = 0
-        while True:
-            if limit is not None and done >= limit:
-                break
-            if deadline is not None and done and done % 8 == 0 and time.perf_counter() >= deadline:
-                break
-            self._iterate(root, sampler.sample(rng), allowed)
-            done += 1
-        self.last_iterations = done
+        # (at least one iteration: the root must have a searched option)
+        self.spend(lambda: self._iterate(root, sampler.sample(rng)), least=1)
         self.last_root = root
         self._root_seen = {}
         most = max((ch.visits for ch in root.children.values()), default=0)
         floor = max(1, int(most * ROBUST_SHARE))
         best: Hashable = None
         best_q = -1.0
-        texts = self._root_text
+        root_choice = self.root_choice
         for key, child in root.children.items():
-            if texts.get(key) is None or child.visits < floor:
+            if root_choice(key) is None or child.visits < floor:
                 continue
             q = child.q - kit.price(key)
             if q > best_q:
                 best, best_q = key, q
         if best is None:  # pragma: no cover - the root always has searched options
-            return kit.fallback(decision, self._seed)
-        text = texts[best]
-        path = kit.path(best)
-        self._plan = list(path[path.index(text) + 1 :])
-        for c in choices:
-            if c.text == text:
-                return c
-        return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+            return self.fallback(decision)
+        return self.answer(decision, best)
 
     def option_values(self) -> list[OptionValue]:
         """The options searched at the last decision, most visited first: each branch of
@@ -266,41 +210,20 @@ class ISMCTSBot(Bot):
         root = self.last_root
         if root is None or not self.last_iterations:
             return []
-        out: list[OptionValue] = []
-        texts = self._root_text
-        for key, child in root.children.items():
-            choice = texts.get(key)
-            if choice is None:
-                continue
-            out.append(OptionValue(self.kit.path(key)[-1], choice, child.q, child.visits))
-        out.sort(key=lambda o: -o.visits)
-        return out
+        return self.options((key, child.q, child.visits) for key, child in root.children.items())
 
-    def _root_edges(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
+    def _root_edges(self, edges: list[Edge]) -> list[Edge]:
         """The root's branches that lead to one of the decision's choices (worked out once
         per list of branches: a kit that caches its branches hands the same list again)."""
         seen = self._root_seen.get(id(edges))
         if seen is not None and seen[0] is edges:
             return seen[1]
-        out = self._root_filter(edges, allowed)
+        out = self.root_branches(edges)
         # the list is kept with its filtered copy, so its id stays its own during the decision
         self._root_seen[id(edges)] = (edges, out)
         return out
 
-    def _root_filter(self, edges: list[Edge], allowed: set[str]) -> list[Edge]:
-        texts = self._root_text
-        path = self.kit.path
-        out: list[Edge] = []
-        for edge in edges:
-            k = edge[0]
-            t = texts.get(k, _MISSING)
-            if t is _MISSING:
-                t = texts[k] = next((x for x in path(k) if x in allowed), None)
-            if t is not None:
-                out.append(edge)
-        return out
-
-    def _iterate(self, root: _Node, g: Any, allowed: set[str]) -> None:
+    def _iterate(self, root: _Node, g: Any) -> None:
         """One iteration: select and expand in the deal ``g``, value, back up."""
         kit = self.kit
         rnd = self.rng.random
@@ -341,7 +264,7 @@ class ISMCTSBot(Bot):
             else:
                 edges = edges_of(g)
             if at_root:
-                edges = self._root_edges(edges, allowed)
+                edges = self._root_edges(edges)
                 at_root = False
             if not edges:  # pragma: no cover - a deal always has the decision's options
                 break

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import math
 import sys
-import time
 from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
@@ -47,10 +46,11 @@ from typing import Any
 import numpy as np
 
 from ..game_api import Choice, Game
-from .base import Bot, Decision
-from .ismcts import OptionValue, parse_budget
+from .base import Decision
+from .infoset import InfoSetSearch, OptionValue
+from .ismcts import parse_budget
 from .policy_net import PolicyValueNet, action_for_text, action_names, shared_priors
-from .search import Edge, SearchKit, search_kit
+from .search import Edge, SearchKit
 
 #: PUCT's exploration constant
 C_PUCT = 1.5
@@ -133,7 +133,7 @@ class _Node:
         self.cprior: dict[Hashable, float] = {}
 
 
-class NetSearchBot(Bot):
+class NetSearchBot(InfoSetSearch):
     """PUCT information-set search guided by a policy-value network (0 iterations: ``net``)."""
 
     def __init__(
@@ -149,18 +149,15 @@ class NetSearchBot(Bot):
         sample: bool = False,
         kit: SearchKit | None = None,
     ) -> None:
-        super().__init__(seed)
-        self.game = game
         get = getattr(game, "encoding", None)
         enc = get() if get is not None else None
         if enc is None:
             raise ValueError(f"{game.title} has no action encoding, so no network plays it")
+        loaded = net if net is not None else load_network(game, weights)
+        super().__init__(game, seed, kit=kit, iterations=iterations, seconds=seconds)
         self.enc = enc
-        self.net = net if net is not None else load_network(game, weights)
-        found = kit if kit is not None else search_kit(game)
-        if found is None:
-            raise ValueError(f"{game.title} cannot be searched: it deals no information sets")
-        self.kit = found
+        self.net = loaded
+        found = self.kit
         #: the kit's branches of a deal with each key once, and how many times its
         #: ``edges`` lists each (None: once), where the kit says so (CIV: a Discovery's
         #: moves are one branch, counted only where a prior or the fill needs it: they
@@ -176,68 +173,48 @@ class NetSearchBot(Bot):
         self._step_choice: Callable[[Any, Hashable], Edge | None] | None = getattr(
             found, "step_choice", None
         )
-        self.iterations = iterations
-        self.seconds = seconds
         self.c_puct = c_puct
         self.sample = sample
-        self._seed = seed
         if iterations == 0 and seconds is None:
             self.name = "net" + (":sample" if sample else "")
         else:
-            budget = f"{iterations}it" if iterations is not None else f"{seconds:g}s"
-            self.name = f"ismcts+net:{budget}"
-        self._plan: list[str] = []
+            self.name = f"ismcts+net:{self.budget_text()}"
         self._seat = 0
-        self._allowed: set[str] = set()
-        self._root_text: dict[Hashable, str | None] = {}
         #: the last searched decision, for training targets: the observation vector, the
         #: legal actions and the share of the visits (or the prior) of each
         self.last_obs: np.ndarray[Any, Any] | None = None
         self.last_target: dict[int, float] = {}
-        self.last_iterations = 0
         #: where the training targets of every searched top-level decision go (self-play
         #: sets a list): (observation vector, {action: share})
         self.records: list[tuple[Any, dict[int, float]]] | None = None
-        #: search a decision even when it has a single choice (post-game analysis)
-        self.search_single = False
         self.last_root: _Node | None = None
 
     # -- a decision -----------------------------------------------------------------
 
     def choose(self, decision: Decision) -> Choice:
-        choices = decision.choices
-        chosen = decision.chosen
-        plan = self._plan
-        self._plan = []
         self.last_obs = None
         self.last_target = {}
         self.last_iterations = 0
         self.last_root = None
-        if len(choices) == 1 and not self.search_single:
-            return choices[0]
-        if chosen is not None and not chosen.hidden and plan:
-            for c in choices:
-                if c.text == plan[0]:
-                    self._plan = plan[1:]
-                    return c
+        planned = self.start(decision)
+        if planned is not None:
+            return planned
+        chosen = decision.chosen
         kit = self.kit
         alone = self.iterations == 0 and self.seconds is None
         if alone and chosen is not None:
             # ``net`` below a step: the kit's own choice (the greedy keep, payment)
-            return kit.fallback(decision, self._seed)
-        sampler = self.game.determinizer(
-            decision.observation, decision.reveal, chosen.text if chosen is not None else None
-        )
+            return self.fallback(decision)
+        sampler = self.deals(decision)
         if sampler is None:
-            return kit.fallback(decision, self._seed)
+            return self.fallback(decision)
         me = decision.seat
         if alone:
             return self._choose_alone(decision, sampler.sample(self.rng))
         self._seat = me
         rng = self.rng
         kit.begin(decision, sampler, rng)
-        self._allowed = {c.text for c in choices}
-        self._root_text = {}
+        self.begin_root(decision)
         root = _Node(me, kit.step_key(chosen) if chosen is not None else None)
         # the root's priors, from one deal (every deal shows the seat the same vector)
         g0 = sampler.sample(rng)
@@ -250,32 +227,15 @@ class NetSearchBot(Bot):
         root.fpu = value
         edges = self._edges(root, g0, True)
         if not edges:  # pragma: no cover - a deal always has the decision's options
-            return kit.fallback(decision, self._seed)
+            return self.fallback(decision)
         self._set_prior(root, edges, g0)
-        done = 0
-        limit = self.iterations
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        while True:
-            if limit is not None and done >= limit:
-                break
-            if deadline is not None and done % 8 == 0 and time.perf_counter() >= deadline:
-                break
-            self._iterate(root, sampler.sample(rng))
-            done += 1
-        self.last_iterations = done
+        self.spend(lambda: self._iterate(root, sampler.sample(rng)))
         self.last_root = root
         best = self._pick(root, edges, g0)
         self._record(root, x, names, legal, edges)
         if self.records is not None and chosen is None and self.last_obs is not None:
             self.records.append((self.last_obs, self.last_target))
-        text = self._root_text[best]
-        assert text is not None
-        path = kit.path(best)
-        self._plan = list(path[path.index(text) + 1 :])
-        for c in choices:
-            if c.text == text:
-                return c
-        return kit.fallback(decision, self._seed)  # pragma: no cover - matched above
+        return self.answer(decision, best)
 
     def option_values(self) -> list[OptionValue]:
         """The options searched at the last decision, most visited first (as
@@ -283,15 +243,11 @@ class NetSearchBot(Bot):
         root = self.last_root
         if root is None or not self.last_iterations:
             return []
-        out = []
-        for key, child in root.children.items():
-            choice = self._root_text.get(key)
-            if choice is None or not child.visits:
-                continue
-            value = child.total / child.visits
-            out.append(OptionValue(self.kit.path(key)[-1], choice, value, child.visits))
-        out.sort(key=lambda o: -o.visits)
-        return out
+        return self.options(
+            (key, child.total / child.visits, child.visits)
+            for key, child in root.children.items()
+            if child.visits
+        )
 
     def _choose_alone(self, decision: Decision, g: Any) -> Choice:
         """``net``: one forward pass; each choice's prior is its first action's probability;
@@ -316,7 +272,7 @@ class NetSearchBot(Bot):
             # a step
             tied = {c.text for c, a in zip(choices, acts, strict=True) if a == acts[best]}
             if len(tied) > 1:
-                pick = self.kit.fallback(decision, self._seed)
+                pick = self.fallback(decision)
                 if pick.text in tied:
                     return pick
         return choices[best]
@@ -366,21 +322,10 @@ class NetSearchBot(Bot):
     def _edges(self, node: _Node, g: Any, at_root: bool) -> list[Edge]:
         """The node's branches in ``g``, each key once; at the root, those of the
         decision's choices."""
-        kit = self.kit
-        edges = kit.step_edges(g, node.hidden) if node.hidden is not None else self._distinct(g)
-        if not at_root:
-            return edges
-        texts = self._root_text
-        allowed = self._allowed
-        path = kit.path
-        out = []
-        for e in edges:
-            k = e[0]
-            if k not in texts:
-                texts[k] = next((t for t in path(k) if t in allowed), None)
-            if texts[k] is not None:
-                out.append(e)
-        return out
+        edges = (
+            self.kit.step_edges(g, node.hidden) if node.hidden is not None else self._distinct(g)
+        )
+        return self.root_branches(edges) if at_root else edges
 
     def _set_prior(self, node: _Node, edges: list[Edge], g: Any) -> None:
         """The node's priors over ``edges``, branches of ``g`` as it is now."""
