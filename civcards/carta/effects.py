@@ -38,56 +38,43 @@ DISCARD_DOMAIN: Final = {
 }
 
 
+def _shift(cards: str, source: list[int], to: list[int]) -> None:
+    """Move one card of each letter of ``cards`` from the counts ``source`` to ``to``."""
+    li = LETTER_INDEX
+    for ch in cards:
+        d = li[ch]
+        source[d] -= 1
+        to[d] += 1
+
+
 def move_cards(m: Move, me: int, hand: list[int], areas: list[list[int]], pile: list[int]) -> None:
     """Move the cards that ``m`` (of seat ``me``, an Inspiration already read as the effect it
     copies) moves without a hidden card: ``hand`` is the mover's, ``areas`` every seat's
     play area, ``pile`` the discard pile (see the module's documentation)."""
     k = m.kind
-    li = LETTER_INDEX
     area = areas[me]
     if k == "play":
-        for ch in m.cards:
-            d = li[ch]
-            hand[d] -= 1
-            area[d] += 1
+        _shift(m.cards, hand, area)
     elif k == "keep":
         for ch in m.cards:
-            hand[li[ch]] += 1
+            hand[LETTER_INDEX[ch]] += 1
     elif k == "take":
         for ch in m.cards:
-            area[li[ch]] += 1
+            area[LETTER_INDEX[ch]] += 1
     elif k == "assassination" or k == "purge":
-        for ch in m.cards:
-            d = li[ch]
-            hand[d] -= 1
-            pile[d] += 1
+        _shift(m.cards, hand, pile)
     elif k == "development" or k == "monopoly":
-        for ch in m.cards:
-            d = li[ch]
-            area[d] -= 1
-            pile[d] += 1
-        for ch in m.more:
-            d = li[ch]
-            hand[d] -= 1
-            area[d] += 1
+        _shift(m.cards, area, pile)
+        _shift(m.more, hand, area)
     elif k == "experiment" or k == "research":
-        for ch in m.cards:
-            d = li[ch]
-            area[d] -= 1
-            hand[d] += 1
-        for ch in m.more:
-            d = li[ch]
-            hand[d] -= 1
-            area[d] += 1
+        _shift(m.cards, area, hand)
+        _shift(m.more, hand, area)
     elif k == "oligarchy" or k == "republic":
-        for ch in m.cards:
-            d = li[ch]
-            pile[d] -= 1
-            hand[d] += 1
+        _shift(m.cards, pile, hand)
     elif k == "attack":
         area[MILITARY] -= 1
         pile[MILITARY] += 1
-        d = li[m.cards]
+        d = LETTER_INDEX[m.cards]
         for a in areas:
             if a[d]:
                 a[d] -= 1
