@@ -188,10 +188,12 @@ def observe(g: GameState, seat: int | None) -> Observation:
     plots = g.plots
     supply = g.supply
     techs = g.techs
+    fxs = g.fx
     for s in range(g.n):
         hand: tuple[str, ...] | int = _listed(hands[s]) if s == seat else sum(hands[s])
-        sc = g.score(s)
-        fx = g.effects(s)  # the seat's culture and happiness (C49, C50)
+        fx = fxs[s]
+        if fx is None:
+            fx = g.effects(s)  # the seat's culture and happiness (C49, C50)
         sup = supply[s]
         seats.append(
             PlayerView(
@@ -201,7 +203,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
                 tuple(techs[s]),
                 fx.culture,
                 fx.happiness,
-                (sc[0], sc[1], sc[2], sc[3]),
+                tuple(g.score(s)),  # type: ignore[arg-type]
             )
         )
     over = g.finished

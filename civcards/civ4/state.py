@@ -239,7 +239,12 @@ class State:
 
     def highest_culture(self) -> int | None:
         """C49: the holder of Highest Culture (>= 3, strictly highest), else None."""
-        return self._highest([self.effects(s).culture for s in range(self.n)], self.cs.culture_minimum)
+        fx = self.fx
+        vals = []
+        for s in range(self.n):
+            f = fx[s]
+            vals.append(f.culture if f is not None else self.effects(s).culture)
+        return self._highest(vals, self.cs.culture_minimum)
 
     def holds_highest_happiness(self, seat: int) -> bool:
         """C50: whether ``seat`` holds Highest Happiness (the same as ``highest_happiness() == seat``)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from functools import lru_cache
+from typing import Any
 
 from ...civ4.cards import CARDS, RULES, CardSet, card_set_of
 from ...civ4.effects import Fx, compute_effects
@@ -129,12 +130,18 @@ class Figures:
     """The figures of the views that share one context (:func:`context`): a board's and
     those that depend on the seat's hand too."""
 
-    __slots__ = ("board", "cashable", "plans", "reserve", "targets")
+    __slots__ = ("attacks", "board", "cashable", "plans", "reserve", "targets")
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        #: :meth:`~civcards.games.civ4.greedy_view.View.attack_plan` by what it reads beside
+        #: the board and the hand (the discard, the combat, every seat's plots, technologies
+        #: and hand size)
+        self.attacks: dict[Hashable, Any] = {}
         self.reserve: list[int] | None = None
-        self.cashable: list[str] | None = None
+        #: the hand in the order :meth:`~civcards.games.civ4.greedy_view.View.fund` cashes
+        #: it: (code, resources, their sum, the resources lost beyond them, the move)
+        self.cashable: list[tuple[str, tuple[int, int, int], int, float, str]] | None = None
         self.targets: dict[str | None, list[Target]] = {}
         #: :meth:`~civcards.games.civ4.greedy_view.View.plan` by the supply and the resource types given this turn
         self.plans: dict[tuple[tuple[int, ...], frozenset[int]], tuple[Target, str] | None] = {}

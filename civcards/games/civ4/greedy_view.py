@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ...civ4.cards import CARDS
@@ -102,6 +103,13 @@ def _poisson_at_least(lam: float, k: int) -> float:
         term *= lam / i
         below += term
     return max(0.0, 1.0 - below)
+
+
+@lru_cache(maxsize=1024)
+def _given(trade: str) -> tuple[int, ...]:
+    """The resource types a trade's move gives."""
+    give = parse_move(trade).res
+    return tuple([i for i in range(3) if give[i]])
 
 
 class View:
@@ -424,8 +432,7 @@ class View:
             if text.startswith("collect"):
                 break
             if text.startswith("trade "):
-                give = parse_move(text).res
-                out.update(i for i in range(3) if give[i])
+                out.update(_given(text))
         return out
 
     def fund(self, t: Target, banned: set[int]) -> tuple[float, str] | None:
@@ -433,22 +440,28 @@ class View:
         sup = self.supply
         cashable = self._fig.cashable
         if cashable is None:
-            # the hand, the cards cheapest to cash first (the same for every target)
-            cashable = self._fig.cashable = sorted(
-                self.hand, key=lambda c: (self.extra(c) / max(1, sum(self.cs.deck[c].resource)), c)
+            # the hand, the cards cheapest to cash first (the same for every target), each
+            # with its resources, their sum, what cashing it loses and its move
+            deck = self.cs.deck
+            order = sorted(
+                self.hand, key=lambda c: (self.extra(c) / max(1, sum(deck[c].resource)), c)
             )
+            cashable = self._fig.cashable = [
+                (c, deck[c].resource, sum(deck[c].resource), self.extra(c), f"cash {c}")
+                for c in order
+            ]
         if t.rtype < 0:
             need = t.cost - sum(sup)
             if need <= 0:
                 return float(t.cost), "BUY"
             eff = float(t.cost)
             first = ""
-            for c in cashable:
+            for _, _, total, extra, cash in cashable:
                 if need <= 0:
                     break
-                need -= sum(self.cs.deck[c].resource)
-                eff += self.extra(c)
-                first = first or f"cash {c}"
+                need -= total
+                eff += extra
+                first = first or cash
             return (eff, first) if need <= 0 else None
         r = t.rtype
         need = t.cost - sup[r]
@@ -457,36 +470,36 @@ class View:
         eff = float(t.cost)
         first = ""
         used: list[str] = []
-        for c in cashable:
+        for c, res, _, extra, cash in cashable:
             if need <= 0:
                 break
-            amt = self.cs.deck[c].resource[r]
+            amt = res[r]
             if amt:
                 need -= amt
-                eff += self.extra(c)
+                eff += extra
                 used.append(c)
-                first = first or f"cash {c}"
+                first = first or cash
         if need <= 0:
             return eff, first
         if r in banned:
             return None
         rate = self.fx.rate
         give = need * rate
-        others = sum(sup[i] for i in range(3) if i != r)
+        others = sum(sup) - sup[r]
         eff += need * (rate - 1)
         if self.same_type:
             return None if others < give else (eff, first or "TRADE")
-        for c in cashable:
+        for c, res, total, extra, cash in cashable:
             if others >= give:
                 break
             if c in used:
                 used.remove(c)
                 continue
-            amt = sum(self.cs.deck[c].resource[i] for i in range(3) if i != r)
+            amt = total - res[r]
             if amt:
                 others += amt
-                eff += self.extra(c)
-                first = first or f"cash {c}"
+                eff += extra
+                first = first or cash
         if others < give:
             return None
         return eff, first or "TRADE"
@@ -605,6 +618,22 @@ class View:
 
     def attack_plan(self) -> tuple[float, list[tuple[int, list[str]]]] | None:
         """The best single-defender attack with positive expected value, if any."""
+        obs = self.obs
+        # a function of the figures (the board, the hand) and of what unseen() and
+        # attack_value() read besides
+        key = (
+            obs.discard,
+            obs.combat,
+            tuple([(pv.plots, pv.techs, pv.hand if isinstance(pv.hand, int) else -1) for pv in obs.seats]),
+        )
+        known = self._fig.attacks
+        if key in known:
+            got: tuple[float, list[tuple[int, list[str]]]] | None = known[key]
+        else:
+            got = known[key] = self._attack_plan()
+        return None if got is None else (got[0], [(d, list(u)) for d, u in got[1]])
+
+    def _attack_plan(self) -> tuple[float, list[tuple[int, list[str]]]] | None:
         mine = sorted(c for c in self.hand if self.cs.deck[c].attack)
         if not mine:
             return None
