@@ -108,6 +108,21 @@ def format_move(m: Move) -> str:
     raise ValueError(f"unknown move kind {k!r}")
 
 
+#: the notation of the moves written so far (moves are small immutable values)
+_TEXTS: dict[Move, str] = {}
+
+
+def move_text(m: Move) -> str:
+    """:func:`format_move`, memoised (every seat's view and every list of choices writes
+    the same moves again)."""
+    t = _TEXTS.get(m)
+    if t is None:
+        if len(_TEXTS) > 200_000:
+            _TEXTS.clear()
+        t = _TEXTS[m] = format_move(m)
+    return t
+
+
 def _cards(tok: str, text: str) -> str:
     for ch in tok:
         if ch not in LETTER_INDEX:

@@ -25,7 +25,7 @@ from typing import Any
 
 from .cards import LETTER_INDEX, LETTERS, counts_to_str
 from .game import OVER, GameState
-from .moves import Move, format_move
+from .moves import Move, format_move, move_text
 
 SECRET_MARK = "?"
 
@@ -338,7 +338,7 @@ def _read_texts(g: GameState, start: int, end: int, texts: list[tuple[int, list[
     for i in range(start, end):
         m = history[i]
         who = movers[i]
-        text = _text(m)
+        text = move_text(m)
         if m.kind == "keep":
             for seat, lst in texts:
                 lst.append(text if seat == who else "keep ?")
@@ -444,19 +444,6 @@ def _counts(cards: str) -> list[int]:
     out = [0] * 6
     for ch in cards:
         out[LETTER_INDEX[ch]] += 1
-    return out
-
-
-#: the notation of each move of a history (memoised: every seat's view writes it)
-_TEXTS: dict[Move, str] = {}
-
-
-def _text(m: Move) -> str:
-    out = _TEXTS.get(m)
-    if out is None:
-        if len(_TEXTS) > 100_000:
-            _TEXTS.clear()
-        out = _TEXTS[m] = format_move(m)
     return out
 
 

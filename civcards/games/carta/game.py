@@ -12,7 +12,7 @@ from ... import carta
 from ...carta.cards import LETTERS, counts_to_str
 from ...carta.explain import why_illegal
 from ...carta.game import GameState
-from ...carta.moves import Move, format_move
+from ...carta.moves import Move, move_text
 from ...carta.observation import SECRET_MARK, shared_views
 from ...game_api import (
     Choice,
@@ -28,19 +28,6 @@ from ...game_api import (
 
 #: the ``?`` steps: kinds whose full moves depend on cards the mover has not seen yet
 HIDDEN_KINDS = ("discovery", "inquisition")
-
-_TEXT: dict[Move, str] = {}
-
-
-def move_text(m: Move) -> str:
-    """The canonical notation of ``m``, memoised (moves are small immutable values)."""
-    t = _TEXT.get(m)
-    if t is None:
-        if len(_TEXT) > 200_000:
-            _TEXT.clear()
-        t = _TEXT[m] = format_move(m)
-    return t
-
 
 _BY_TEXT = attrgetter("text")
 
