@@ -63,27 +63,8 @@ RULES_TABLE = """
 # the catalogue key of each row of the table, in order
 TABLE_KEYS = [
     *(f"domain.{x}" for x in "MRESCU"),
-    *(
-        f"effect.{k}"
-        for k in (
-            "assassination",
-            "purge",
-            "attack",
-            "holybook",
-            "divineright",
-            "inquisition",
-            "development",
-            "monopoly",
-            "embargo",
-            "experiment",
-            "research",
-            "discovery",
-            "oligarchy",
-            "republic",
-            "democracy",
-            "inspiration",
-        )
-    ),
+    # the effects in the order of the rules (R15-R20), as the table lists them
+    *(f"effect.{k}" for k in EFFECT_KINDS),
     "term.coin",
     "term.hegemony",
     "term.majorities",
