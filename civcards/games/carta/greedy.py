@@ -149,22 +149,12 @@ class Local:
         return c
 
     def copy(self) -> Local:
-        c = Local.__new__(Local)
-        c.me = self.me
-        c.n = self.n
-        c.teams = self.teams
-        c.thr = self.thr
+        """A copy with its own hand, play areas and discard pile; the other lists are
+        shared (the markers are changed only by copy-on-write in :func:`apply_move`)."""
+        c = self.shallow()
         c.hand = self.hand[:]
         c.areas = [a[:] for a in self.areas]
         c.discard = self.discard[:]
-        c.dem = self.dem  # changed only by copy-on-write in apply_move
-        c.emb = self.emb
-        c.known = self.known
-        c.hand_sizes = self.hand_sizes
-        c.deck = self.deck
-        c.era = self.era
-        c.last_round = self.last_round
-        c.copied_hand = self.copied_hand
         return c
 
 
