@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..game_api import GameError
-from ..sim.arena import ArenaConfig, ArenaSummary, check_arena, parse_bot_list, run_arena
-from ..sim.simulate import GameResult
 from .games import GAME_HELP, OPTION_HELP, resolve_game
-from .progress import progress_bar
 from .simulate import cli_options
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..sim.arena import ArenaSummary
+    from ..sim.simulate import GameResult
+
+# the arena and Rich are imported when the command runs (civcards --help and the other
+# commands do without them)
 
 EXIT_USAGE = 2
 
@@ -24,6 +28,8 @@ def _secs(x: float) -> str:
 
 
 def print_arena(s: ArenaSummary, console: Console) -> None:
+    from rich.table import Table
+
     cfg = s.cfg
     kind = f"{cfg.players} players" + (", one bot per team" if cfg.teams else "")
     opts = ", ".join(f"{k} {v}" for k, v in cfg.options.items())
@@ -94,6 +100,9 @@ def run_arena_cmd(
     game_name: str | None = None,
     option: list[str] | None = None,
 ) -> int:
+    from ..sim.arena import ArenaConfig, check_arena, parse_bot_list, run_arena
+    from .progress import progress_bar
+
     try:
         game = resolve_game(game_name)
         try:
@@ -144,6 +153,8 @@ def run_arena_cmd(
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
+        from rich.console import Console
+
         print_arena(summary, Console())
     return 0
 

@@ -6,14 +6,16 @@ import json
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ..game_api import DEFAULT_GAME
 
 if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, TaskID
+
     from ..loadtest import LoadConfig, LoadResult
+
+# Rich's progress and tables are imported when the command runs, not with the command line
 
 EXIT_USAGE = 2
 
@@ -33,6 +35,8 @@ def fmt(v: float | None) -> str:
 
 
 def print_results(results: list[LoadResult], console: Console) -> None:
+    from rich.table import Table
+
     r0 = results[0]
     table = Table(
         title=f"loadtest: {r0.players} players per game ({r0.humans} humans), "
@@ -79,6 +83,9 @@ def print_results(results: list[LoadResult], console: Console) -> None:
 
 def run_loadtest(cfg: LoadConfig, curve: list[int] | None, plot: str | None, as_json: bool) -> int:
     from dataclasses import replace
+
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..loadtest import plot_curve, run_load
 

@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 
 def progress_bar(label: str | None, show: bool, *, transient: bool = True) -> Progress:
     """A bar on stderr: ``label`` (or each task's description), bar, done/total, time left.
 
     ``show=False`` (``--no-progress``) gives a bar that draws nothing, so the
-    caller's code stays the same either way.
+    caller's code stays the same either way. Rich's progress is imported here, when a
+    command runs, not with the command line.
     """
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn(label if label is not None else "{task.description}"),
         BarColumn(),

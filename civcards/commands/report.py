@@ -5,15 +5,17 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from ..sim.report import load, write_report
 from .games import GAME_HELP, resolve_game
 
 EXIT_USAGE = 2
 
 
 def run_report(results: list[str], out: str, game_name: str | None = None) -> int:
+    from rich.console import Console
+
+    from ..sim.report import load, write_report
+
     err = Console(stderr=True)
     try:
         game = resolve_game(game_name)

@@ -9,25 +9,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from ..game_api import Game
-from ..sim.rows import check_out_path, game_row, write_rows
-from ..sim.simulate import (
-    GameResult,
-    SimConfig,
-    Summary,
-    check_config,
-    prepare_records,
-    save_record,
-    simulate,
-)
 from .games import GAME_HELP, OPTION_HELP, parse_options, resolve_game
-from .progress import progress_bar
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..sim.simulate import GameResult, Summary
+
+# the simulation, its rows and Rich are imported when the command runs (civcards --help
+# and the other commands do without them)
 
 EXIT_USAGE = 2
 
@@ -65,6 +60,8 @@ def cli_options(
 
 
 def print_summary(s: Summary, console: Console) -> None:
+    from rich.table import Table
+
     g = s.games
     seats = Table(title=f"{g} games, {s.players} players")
     seats.add_column("seat")
@@ -128,6 +125,8 @@ def ctrl_c_held_back() -> Iterator[None]:
 
 def _write_out(out_path: Path, rows: list[dict[str, object]], game: Game) -> bool:
     """Write the rows (in game order) to ``--out``; False, with the message said, if it fails."""
+    from ..sim.rows import write_rows
+
     rows.sort(key=lambda row: int(str(row["game"])))
     try:
         write_rows(out_path, rows, game)
@@ -154,6 +153,10 @@ def run_simulate(
     game_name: str | None = None,
     option: list[str] | None = None,
 ) -> int:
+    from ..sim.rows import check_out_path, game_row
+    from ..sim.simulate import SimConfig, check_config, prepare_records, save_record, simulate
+    from .progress import progress_bar
+
     try:
         game = resolve_game(game_name)
         options = cli_options(game, option, draft, teams)
@@ -217,6 +220,8 @@ def run_simulate(
     if as_json:
         typer.echo(json.dumps(summary.to_json()))
     else:
+        from rich.console import Console
+
         print_summary(summary, Console())
     return 0
 
