@@ -121,6 +121,9 @@ class TableServer:
             self.cache, self.fanout, self.runner, self.bots, self.hooks, self.on_create
         )
         self.tables.allow_seed = allow_seed
+        #: create a game: it and its invitations (:meth:`.tables.Tables.create`, whose
+        #: signature it is)
+        self.create = self.tables.create
 
     # -- settings, read and set through the rooms that use them ------------------
 
@@ -289,38 +292,6 @@ class TableServer:
         status: str | None = None,
     ) -> list[dict[str, Any]]:
         return self.tables.list_games(limit, offset, game=game, status=status)
-
-    def create(
-        self,
-        *,
-        kind: str,
-        players: int,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]],
-        seed: int | None = None,
-        rematch_of: str | None = None,
-        clock: dict[str, Any] | None = None,
-        issue_tokens: bool = True,
-        private: bool = True,
-        rated: bool = False,
-        creator: str | None = None,
-        hints: bool = False,
-    ) -> tuple[Live, dict[int, str]]:
-        """Create a game (:meth:`.tables.Tables.create`): it and its invitations."""
-        return self.tables.create(
-            kind=kind,
-            players=players,
-            options=options,
-            seats=seats,
-            seed=seed,
-            rematch_of=rematch_of,
-            clock=clock,
-            issue_tokens=issue_tokens,
-            private=private,
-            rated=rated,
-            creator=creator,
-            hints=hints,
-        )
 
     async def rematch(self, live: Live, seat: int) -> tuple[Live, str]:
         return await self.tables.rematch(live, seat)
