@@ -18,6 +18,7 @@ from ..analysis import (
     parse_record,
     plot_png,
 )
+from .games import JobsOpt, NoProgressOpt
 from .replay import UnreadableFile, read_text
 
 EXIT_OK = 0
@@ -139,11 +140,9 @@ def register(app: typer.Typer) -> None:
         png: Annotated[
             str | None, typer.Option("--png", help="Draw the win-chance curves (matplotlib).")
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        jobs: JobsOpt = 1,
         seed: Annotated[int, typer.Option("--seed", help="The search's seed.")] = 0,
-        no_progress: Annotated[
-            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
-        ] = False,
+        no_progress: NoProgressOpt = False,
     ) -> None:
         """Judge every decision of a finished game from what its seat could know: each
         seat's chance of winning before and after its move, the bot's preferred move, and

@@ -8,8 +8,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..game_api import GameError
-from .games import GAME_HELP, OPTION_HELP, resolve_game
-from .simulate import cli_options
+from .games import (
+    DraftOpt,
+    GameOpt,
+    GamesOpt,
+    JobsOpt,
+    NoProgressOpt,
+    PlayersOpt,
+    SetupOpt,
+    resolve_game,
+)
+from .simulate import check_ray, cli_options
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -118,14 +127,7 @@ def run_arena_cmd(
             teams=teams,
         )
         check_arena(cfg, game, jobs=jobs)
-        if ray is not None:
-            from ..sim.distributed import ray_available
-
-            if not ray_available():
-                raise ValueError(
-                    "--ray needs Ray: pip install 'civcards[ray]' "
-                    "(or make install EXTRAS=dev,web,research,sim,ray)"
-                )
+        check_ray(ray)
         import openskill  # noqa: F401
     except ImportError:
         typer.echo(
@@ -170,16 +172,14 @@ def register(app: typer.Typer) -> None:
                 help="The bots, comma-separated, each once (greedy,random,ismcts:1000it).",
             ),
         ],
-        games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-        players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 2,
+        games: GamesOpt = 100,
+        players: PlayersOpt = 2,
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the arena.")] = 0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        jobs: JobsOpt = 1,
         as_json: Annotated[
             bool, typer.Option("--json", help="Print the results as one JSON object.")
         ] = False,
-        draft: Annotated[
-            bool, typer.Option("--draft", help="Deal by draft (CIV, R8): --option deal=draft.")
-        ] = False,
+        draft: DraftOpt = False,
         teams: Annotated[
             bool,
             typer.Option(
@@ -187,10 +187,8 @@ def register(app: typer.Typer) -> None:
                 help="The team game (CIV, R24, 4 players: --option teams=true), one bot per team.",
             ),
         ] = False,
-        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
-        ] = None,
+        game_name: GameOpt = None,
+        option: SetupOpt = None,
         ray: Annotated[
             str | None,
             typer.Option(
@@ -199,9 +197,7 @@ def register(app: typer.Typer) -> None:
                 help="Spread the games over a Ray cluster ('local', or its address).",
             ),
         ] = None,
-        no_progress: Annotated[
-            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
-        ] = False,
+        no_progress: NoProgressOpt = False,
     ) -> None:
         """Play the bots against each other, every seating rotated, and rate them.
 

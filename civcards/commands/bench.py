@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..game_api import Game
 from ..sim.bench import OPENSPIEL_GAME, bench_bot, markdown, run_bench, write_section
-from .games import GAME_HELP, resolve_game
+from .games import GameOpt, resolve_game
 
 EXIT_USAGE = 2
 
@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
                 help="The other seats' bot for --bot (default: the game's own, CIV's greedy).",
             ),
         ] = None,
-        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
+        game_name: GameOpt = None,
     ) -> None:
         """Measure full random games per second (set-up included) on one core.
 

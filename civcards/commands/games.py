@@ -19,6 +19,18 @@ GAME_HELP = "The game (see `civcards games`)."
 #: the help of ``--option``
 OPTION_HELP = "A set-up option of the game, NAME=VALUE (repeatable; see `civcards games`)."
 
+# The options several commands declare alike (the parameter's default stays with each
+# command): ``name: GameOpt = None``.
+GameOpt = Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)]
+SetupOpt = Annotated[list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)]
+GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Number of games.")]
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Players per game.")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")]
+DraftOpt = Annotated[
+    bool, typer.Option("--draft", help="Deal by draft (CIV, R8): --option deal=draft.")
+]
+NoProgressOpt = Annotated[bool, typer.Option("--no-progress", help="No progress bar on stderr.")]
+
 
 def resolve_game(name: str | None) -> Game:
     """The game named ``--game`` (default: the platform's default game); ValueError

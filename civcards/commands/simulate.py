@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..game_api import Game
-from .games import GAME_HELP, OPTION_HELP, parse_options, resolve_game
+from .games import (
+    DraftOpt,
+    GameOpt,
+    GamesOpt,
+    JobsOpt,
+    NoProgressOpt,
+    PlayersOpt,
+    SetupOpt,
+    parse_options,
+    resolve_game,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,6 +67,19 @@ def cli_options(
     if teams:
         options["teams"] = True
     return options
+
+
+def check_ray(ray: str | None) -> None:
+    """ValueError with a sentence when ``--ray`` is given and Ray is not installed."""
+    if ray is None:
+        return
+    from ..sim.distributed import ray_available
+
+    if not ray_available():
+        raise ValueError(
+            "--ray needs Ray: pip install 'civcards[ray]' "
+            "(or make install EXTRAS=dev,web,research,sim,ray)"
+        )
 
 
 def print_summary(s: Summary, console: Console) -> None:
@@ -173,14 +196,7 @@ def run_simulate(
         check_config(cfg, game, jobs=jobs)
         folder: Path | None = prepare_records(records) if records is not None else None
         out_path = check_out_path(out) if out is not None else None
-        if ray is not None:
-            from ..sim.distributed import ray_available
-
-            if not ray_available():
-                raise ValueError(
-                    "--ray needs Ray: pip install 'civcards[ray]' "
-                    "(or make install EXTRAS=dev,web,research,sim,ray)"
-                )
+        check_ray(ray)
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         return EXIT_USAGE
@@ -229,8 +245,8 @@ def run_simulate(
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate_cmd(
-        games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100,
-        players: Annotated[int, typer.Option("--players", "-p", help="Players per game.")] = 2,
+        games: GamesOpt = 100,
+        players: PlayersOpt = 2,
         bots: Annotated[
             str | None,
             typer.Option(
@@ -241,7 +257,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        jobs: JobsOpt = 1,
         as_json: Annotated[
             bool, typer.Option("--json", help="Print the summary as one JSON object.")
         ] = False,
@@ -249,28 +265,22 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--records", help="Save every game's record in this folder."),
         ] = None,
-        draft: Annotated[
-            bool, typer.Option("--draft", help="Deal by draft (CIV, R8): --option deal=draft.")
-        ] = False,
+        draft: DraftOpt = False,
         teams: Annotated[
             bool,
             typer.Option(
                 "--teams", help="The team game (CIV, R24, 4 players): --option teams=true."
             ),
         ] = False,
-        game_name: Annotated[str | None, typer.Option("--game", "-g", help=GAME_HELP)] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-O", help=OPTION_HELP)
-        ] = None,
+        game_name: GameOpt = None,
+        option: SetupOpt = None,
         rotate: Annotated[
             bool,
             typer.Option(
                 "--rotate", help="Rotate the seating each game (the list gives game 1's)."
             ),
         ] = False,
-        no_progress: Annotated[
-            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
-        ] = False,
+        no_progress: NoProgressOpt = False,
         out: Annotated[
             str | None,
             typer.Option(

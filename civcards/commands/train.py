@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from .games import JobsOpt, NoProgressOpt
 from .progress import progress_bar, stage_callbacks
 from .train_pg import PG_DEFAULTS, PG_ONLY, folder_and_torch_problems, run_pg_command
 
@@ -309,7 +310,7 @@ def register(app: typer.Typer) -> None:
                 help="The value loss's weight beside the policy loss's (1; with pg 0.5).",
             ),
         ] = None,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        jobs: JobsOpt = 1,
         ray: Annotated[
             str | None,
             typer.Option(
@@ -317,9 +318,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        no_progress: Annotated[
-            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
-        ] = False,
+        no_progress: NoProgressOpt = False,
     ) -> None:
         """Teach the `net` bot by expert iteration: imitation of greedy, then of a stronger
         search's games (or self-play of the search guided by the network); or with

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from .games import JobsOpt, NoProgressOpt
 from .progress import progress_bar
 
 EXIT_USAGE = 2
@@ -118,7 +119,7 @@ def register(app: typer.Typer) -> None:
             16000
         ),
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+        jobs: JobsOpt = 1,
         hidden: Annotated[int, typer.Option("--hidden", help="Hidden units.")] = 32,
         epochs: Annotated[int, typer.Option("--epochs", help="Passes over the data.")] = 30,
         features: Annotated[
@@ -142,9 +143,7 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--game", "-g", help="The game (see `civcards games`).")
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-        no_progress: Annotated[
-            bool, typer.Option("--no-progress", help="No progress bar on stderr.")
-        ] = False,
+        no_progress: NoProgressOpt = False,
     ) -> None:
         """Train the value network of the `ismcts` bot from greedy games (needs NumPy)."""
         raise typer.Exit(
