@@ -247,11 +247,7 @@ def effect_moves(g: State, fold: bool = False) -> list[Move]:
                     )
                     out.extend(choice_moves("inquisition", pool, k, s))
     if area[ECONOMY] and not disc & 4:
-        for s in range(n):
-            if s != me:
-                other = areas[s]
-                row = _EMBARGO[s]
-                out.extend([row[d] for d in range(6) if other[d]])
+        _marker_moves(_EMBARGO, areas, me, out)
     if area[SCIENCE] and not disc & 8 and fold and g.deck:
         out.append(FOLDED_DISCOVERY)
     elif area[SCIENCE] and not disc & 8:
@@ -262,11 +258,7 @@ def effect_moves(g: State, fold: bool = False) -> list[Move]:
             pool_l[deck[-i]] += 1
         out.extend(choice_moves("discovery", tuple(pool_l), k))
     if area[UTOPIA] and not disc & 32:
-        for s in range(n):
-            if s != me:
-                other = areas[s]
-                row = _DEMOCRACY[s]
-                out.extend([row[d] for d in range(6) if other[d]])
+        _marker_moves(_DEMOCRACY, areas, me, out)
     # Inspiration (R19): strictly more Culture than every other player
     mine = area[CULTURE]
     if mine and not g.inspired:
@@ -279,6 +271,17 @@ def effect_moves(g: State, fold: bool = False) -> list[Move]:
                     inspiration_moves(g, s, out)
     out.append(END)
     return out
+
+
+def _marker_moves(
+    by_seat: tuple[tuple[Move, ...], ...], areas: list[list[int]], me: int, out: list[Move]
+) -> None:
+    """Embargo or Democracy (R17, R20): ``by_seat[s][d]`` for each domain ``d`` in the play
+    area of each other seat ``s``, added to ``out``."""
+    for s, other in enumerate(areas):
+        if s != me:
+            row = by_seat[s]
+            out.extend([row[d] for d in range(6) if other[d]])
 
 
 def step_moves(g: State, kind: str, seat: int = -1) -> tuple[Move, ...]:
