@@ -26,11 +26,12 @@ from civcards.carta import (
     seat_options,
     write_record,
 )
-from civcards.carta.cards import ERA_COMPOSITION, LETTERS
+from civcards.carta.cards import LETTERS
 from civcards.carta.game import random_playout
-from tests.carta.randgames import CONFIGS, card_totals, start, walk
+from tests.carta.helpers import BOX, card_totals
+from tests.carta.randgames import CONFIGS, start, walk
 
-R1_TOTALS = [sum(era[d] for era in ERA_COMPOSITION) for d in range(6)]
+R1_TOTALS = list(BOX)
 
 configs = st.sampled_from(CONFIGS)
 seeds = st.integers(0, 2**32 - 1)
