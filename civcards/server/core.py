@@ -124,6 +124,11 @@ class TableServer:
         #: create a game: it and its invitations (:meth:`.tables.Tables.create`, whose
         #: signature it is)
         self.create = self.tables.create
+        #: the public games (:meth:`.tables.Tables.list_games`)
+        self.list_games = self.tables.list_games
+        #: how many games, and for how long, this process holds in memory
+        #: (:meth:`.cache.GameCache.set_eviction`)
+        self.set_eviction = self.cache.set_eviction
 
     # -- settings, read and set through the rooms that use them ------------------
 
@@ -246,21 +251,6 @@ class TableServer:
     def get(self, game_id: str) -> Live:
         return self.cache.get(game_id)
 
-    def set_eviction(
-        self,
-        *,
-        max_live: int | None = None,
-        finished_evict: float | None = None,
-        idle_evict: float | None = None,
-        evict_grace: float | None = None,
-    ) -> None:
-        self.cache.set_eviction(
-            max_live=max_live,
-            finished_evict=finished_evict,
-            idle_evict=idle_evict,
-            evict_grace=evict_grace,
-        )
-
     def evict(self, now: float | None = None) -> int:
         return self.cache.evict(now)
 
@@ -282,16 +272,6 @@ class TableServer:
 
     async def refresh_all(self) -> None:
         await self.fanout.refresh_all()
-
-    def list_games(
-        self,
-        limit: int = 50,
-        offset: int = 0,
-        *,
-        game: str | None = None,
-        status: str | None = None,
-    ) -> list[dict[str, Any]]:
-        return self.tables.list_games(limit, offset, game=game, status=status)
 
     async def rematch(self, live: Live, seat: int) -> tuple[Live, str]:
         return await self.tables.rematch(live, seat)
