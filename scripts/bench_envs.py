@@ -25,6 +25,7 @@ so a game has a few more steps), chosen uniformly among the legal actions.
 from __future__ import annotations
 
 import argparse
+import importlib
 import platform
 import random
 import time
@@ -52,13 +53,14 @@ def bench_engine(players: int, seconds: float) -> tuple[int, int, float]:
     return _loop(seconds, game)
 
 
-def bench_table(players: int, seconds: float) -> tuple[int, int, float]:
-    from civcards.carta.game import new_game
-    from civcards.games.carta.encoding import Table
+def bench_table(players: int, seconds: float, game: str = "carta") -> tuple[int, int, float]:
+    """The action layer of ``game``: its engine's ``new_game`` in its encoding's ``Table``."""
+    engine = importlib.import_module(f"civcards.{game}")
+    table = importlib.import_module(f"civcards.games.{game}.encoding").Table
 
-    def game(i: int) -> int:
+    def one(i: int) -> int:
         rng = random.Random(i)
-        t = Table(new_game(players, seed=i))
+        t = table(engine.new_game(players, seed=i))
         n = 0
         while not t.finished:
             legal = t.legal_actions()
@@ -66,15 +68,17 @@ def bench_table(players: int, seconds: float) -> tuple[int, int, float]:
             n += 1
         return n
 
-    return _loop(seconds, game)
+    return _loop(seconds, one)
 
 
-def bench_pettingzoo(players: int, seconds: float, wrapped: bool) -> tuple[int, int, float]:
-    from civcards.envs import carta_v0
+def bench_pettingzoo(
+    players: int, seconds: float, wrapped: bool, game: str = "carta"
+) -> tuple[int, int, float]:
+    """The PettingZoo environment of ``game`` (``civcards.envs.{game}_v0``)."""
+    module = importlib.import_module(f"civcards.envs.{game}_v0")
+    env = module.env(players=players) if wrapped else module.raw_env(players=players)
 
-    env = carta_v0.env(players=players) if wrapped else carta_v0.raw_env(players=players)
-
-    def game(i: int) -> int:
+    def one(i: int) -> int:
         rng = random.Random(i)
         env.reset(seed=i)
         n = 0
@@ -88,15 +92,16 @@ def bench_pettingzoo(players: int, seconds: float, wrapped: bool) -> tuple[int, 
             n += 1
         return n
 
-    return _loop(seconds, game)
+    return _loop(seconds, one)
 
 
-def bench_gym(players: int, seconds: float) -> tuple[int, int, float]:
+def bench_gym(players: int, seconds: float, game: str = "carta") -> tuple[int, int, float]:
+    """The Gymnasium environment of ``game`` against random bots (the agent's steps)."""
     from civcards.envs import single_agent
 
-    env = single_agent(opponents=["random"] * (players - 1))
+    env = single_agent(opponents=["random"] * (players - 1), game=game)
 
-    def game(i: int) -> int:
+    def one(i: int) -> int:
         rng = random.Random(i)
         obs, _ = env.reset(seed=i)
         n = 0
@@ -107,7 +112,7 @@ def bench_gym(players: int, seconds: float) -> tuple[int, int, float]:
             if term or trunc:
                 return n
 
-    return _loop(seconds, game)
+    return _loop(seconds, one)
 
 
 def bench_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
@@ -149,64 +154,6 @@ def bench_civ4_engine(players: int, seconds: float) -> tuple[int, int, float]:
     return _loop(seconds, lambda i: play(i, players)[1])
 
 
-def bench_civ4_table(players: int, seconds: float) -> tuple[int, int, float]:
-    from civcards.civ4 import new_game
-    from civcards.games.civ4.encoding import Table
-
-    def game(i: int) -> int:
-        rng = random.Random(i)
-        t = Table(new_game(players, seed=i))
-        n = 0
-        while not t.finished:
-            legal = t.legal_actions()
-            t.apply_unchecked(legal[int(rng.random() * len(legal))])
-            n += 1
-        return n
-
-    return _loop(seconds, game)
-
-
-def bench_civ4_pettingzoo(players: int, seconds: float, wrapped: bool) -> tuple[int, int, float]:
-    from civcards.envs import civ4_v0
-
-    env = civ4_v0.env(players=players) if wrapped else civ4_v0.raw_env(players=players)
-
-    def game(i: int) -> int:
-        rng = random.Random(i)
-        env.reset(seed=i)
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rng.random() * len(legal))]))
-            n += 1
-        return n
-
-    return _loop(seconds, game)
-
-
-def bench_civ4_gym(players: int, seconds: float) -> tuple[int, int, float]:
-    from civcards.envs import single_agent
-
-    env = single_agent(opponents=["random"] * (players - 1), game="civ4")
-
-    def game(i: int) -> int:
-        rng = random.Random(i)
-        obs, _ = env.reset(seed=i)
-        n = 0
-        while True:
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _r, term, trunc, _ = env.step(int(legal[int(rng.random() * len(legal))]))
-            n += 1
-            if term or trunc:
-                return n
-
-    return _loop(seconds, game)
-
-
 def bench_civ4_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
     import pyspiel
 
@@ -234,10 +181,13 @@ def bench_civ4_openspiel(players: int, seconds: float, tensors: bool) -> tuple[i
 
 CIV4_ROWS: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
     ("engine `civ4.bench.play` (moves)", bench_civ4_engine),
-    ("action layer `games.civ4.encoding.Table`", bench_civ4_table),
-    ("PettingZoo `civ4_v0.raw_env` (last + step)", lambda p, s: bench_civ4_pettingzoo(p, s, False)),
-    ("PettingZoo `civ4_v0.env` (wrapped)", lambda p, s: bench_civ4_pettingzoo(p, s, True)),
-    ("Gymnasium `civcards/Civ4-v0` vs random (agent steps)", bench_civ4_gym),
+    ("action layer `games.civ4.encoding.Table`", lambda p, s: bench_table(p, s, "civ4")),
+    (
+        "PettingZoo `civ4_v0.raw_env` (last + step)",
+        lambda p, s: bench_pettingzoo(p, s, False, "civ4"),
+    ),
+    ("PettingZoo `civ4_v0.env` (wrapped)", lambda p, s: bench_pettingzoo(p, s, True, "civ4")),
+    ("Gymnasium `civcards/Civ4-v0` vs random (agent steps)", lambda p, s: bench_gym(p, s, "civ4")),
     ("OpenSpiel `python_civ4` (actions)", lambda p, s: bench_civ4_openspiel(p, s, False)),
     ("OpenSpiel `python_civ4` + observation tensor", lambda p, s: bench_civ4_openspiel(p, s, True)),
 ]
