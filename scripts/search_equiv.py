@@ -40,6 +40,12 @@ SETS: dict[str, list[tuple[str, list[str], int, int, int]]] = {
         ("civ4", ["greedy", "greedy"], 42000, 0, 0),
         ("civ4", ["greedy", "greedy", "greedy"], 43010, 0, 0),
     ],
+    # 3- and 4-player ismcts mirrors from the middle game to the end (issue 40)
+    "civ4-multi": [
+        ("civ4", ["ismcts:100it"] * 3, 43000, 120, 0),
+        ("civ4", ["ismcts:100it"] * 4, 44000, 200, 0),
+        ("civ4", ["ismcts:200it"] * 3, 43020, 0, 60),
+    ],
     # whole games (slow: minutes each)
     "civ4-full": [
         ("civ4", ["ismcts:200it", "ismcts:200it"], 40000, 0, 0),

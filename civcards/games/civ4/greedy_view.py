@@ -130,6 +130,7 @@ class View:
         self._fig = fig
         board = self._board = fig.board
         self.cs = board.cs
+        self._tab = tables(board.cs)
         self.fx = board.fx
         self.hnw = board.hnw
         self.same_type = board.same_type
@@ -222,7 +223,7 @@ class View:
         """VP of a card's effects for this seat (C52-C66); ``plot`` is where a building stands."""
         # the plot matters only to a card that doubles its plot's base yield, the hand only
         # to a card with a discount (C52)
-        tab = tables(self.cs)
+        tab = self._tab
         key = (
             code,
             plot if code in tab.doubles else None,
@@ -286,7 +287,7 @@ class View:
     def hold(self, code: str) -> float:
         """VP of keeping a hand card (at least its cash value)."""
         # a function of the board, and of the hand for a card with a discount (its value)
-        key = (code, self._hand_kinds() if code in tables(self.cs).discounts else None)
+        key = (code, self._hand_kinds() if code in self._tab.discounts else None)
         got = self._hold.get(key)
         if got is not None:
             return got
@@ -305,7 +306,7 @@ class View:
 
     def extra(self, code: str) -> float:
         """Resources lost beyond its cash value when cashing a hand card."""
-        key = (code, self._hand_kinds() if code in tables(self.cs).discounts else None)
+        key = (code, self._hand_kinds() if code in self._tab.discounts else None)
         got = self._extra.get(key)
         if got is None:
             got = self._extra[key] = max(
@@ -361,7 +362,12 @@ class View:
         known = self._fig.targets
         got = known.get(only)
         if got is None:
-            got = known[only] = self._targets(only)
+            every = known.get(None) if only is not None else None
+            if every is not None:
+                # the one target's figures are those it has among all the targets
+                got = known[only] = [t for t in every if t.text == only]
+            else:
+                got = known[only] = self._targets(only)
         return list(got)
 
     def _targets(self, only: str | None) -> list[Target]:
@@ -388,7 +394,7 @@ class View:
             else:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(text, 2, self.card_cost(t), v))
-        free_tech = tables(self.cs).free_tech
+        free_tech = self._tab.free_tech
         for c in sorted(set(self.hand)):
             card = self.cs.deck[c]
             if card.kind == "unit":

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from operator import mul
 from typing import Any
 
 from ...bots.base import Decision
@@ -149,7 +150,8 @@ def _economy(g: GameState, seat: int, turns: float, tab: _SetTables) -> float:
     later = max(0.0, turns - 1.0)
     v = prod * later * VPR
     v += sum(g.supply[seat]) * SUPPLY_VP
-    v += sum(k * h for k, h in zip(g.hands[seat], tab.hold, strict=True) if k)
+    held: float = sum(map(mul, g.hands[seat], tab.hold))  # (a card not held adds 0.0)
+    v += held
     disc = fx.disc
     v += (disc["population"] * 0.8 + disc["tech"] * 0.5 + disc["building"] * 0.2) * turns * VPR
     v += (disc["wonder"] + disc["plot"]) * 0.1 * turns * VPR
@@ -215,7 +217,13 @@ class Civ4SearchKit(SearchKit):
         self._root_active: int | None = None
         #: the branches of the seat's own Purchase nodes, by what they depend on
         self._edge_cache: dict[Hashable, list[Edge]] = {}
-        #: a target's moves from a position, by (the position's signature, the target)
+        #: the first decision of the seat's turn searched so far: its history's length, the
+        #: history, and its round and active seat (the tables below are kept while the
+        #: decisions searched are of that turn, each one's history extending it)
+        self._anchor = 0
+        self._anchor_at: tuple[tuple[str, ...], int, int | None] | None = None
+        #: a target's moves from a position, by (the position's signature since the
+        #: anchor, the target)
         self._macros: dict[Hashable, list[tuple[Any, str]]] = {}
         #: greedy's pick, by (the observation of the seat choosing, the choices offered)
         self._picks: dict[tuple[Observation, tuple[tuple[str, bool], ...]], int] = {}
@@ -228,8 +236,16 @@ class Civ4SearchKit(SearchKit):
         self._root_moves = len(obs.history)
         self._root_active = obs.active
         self._edge_cache = {}
-        self._macros = {}
-        self._picks = {}
+        # a macro's moves and greedy's picks are functions of the position (what the seat
+        # sees of it): a later decision of the same turn, whose history extends the
+        # anchor's, reaches the positions of the earlier ones by the same moves
+        hist = obs.history
+        at = self._anchor_at
+        if at is None or (obs.round, obs.active) != at[1:] or hist[: self._anchor] != at[0]:
+            self._anchor = len(hist)
+            self._anchor_at = (hist, obs.round, obs.active)
+            self._macros = {}
+            self._picks = {}
 
     def step_key(self, step: Choice) -> Hashable:
         return step.text
@@ -255,25 +271,25 @@ class Civ4SearchKit(SearchKit):
     def _greedy_from(self, g: GameState, seat: int, chs: list[EngineChoice]) -> list[EngineChoice]:
         """Greedy's path from ``chs`` (the choices at ``g``) down to a full move."""
         obs = observe(g, seat)
-        pick = self.policy.pick
-        memo = self._picks
+        pick = self._pick
         path = []
         while True:
-            if len(chs) > 1:
-                offered = tuple([(x.text, x.final) for x in chs])
-                # greedy's pick is a function of the observation and the choices: deals
-                # that show this seat the same position get the same answer
-                key = (obs, offered)
-                i = memo.get(key)
-                if i is None:
-                    i = memo[key] = pick(obs, offered)
-                c = chs[i]
-            else:
-                c = chs[0]
+            c = chs[pick(obs, chs)] if len(chs) > 1 else chs[0]
             path.append(c)
             if c.final:
                 return path
             chs = engine_expand(g, c.text)
+
+    def _pick(self, obs: Observation, chs: list[EngineChoice]) -> int:
+        """Greedy's pick among ``chs`` (more than one) seen as ``obs``: a function of the
+        observation and the choices, so deals that show the seat choosing the same
+        position get the same answer (kept)."""
+        offered = tuple([(x.text, x.final) for x in chs])
+        key = (obs, offered)
+        i = self._picks.get(key)
+        if i is None:
+            i = self._picks[key] = self.policy.pick(obs, offered)
+        return i
 
     def _branches(self, g: GameState, chs: list[EngineChoice], prefix: tuple[str, ...]) -> list[Edge]:
         """Every choice of ``chs`` a branch, a step completed by greedy."""
@@ -308,7 +324,6 @@ class Civ4SearchKit(SearchKit):
     def _purchase_edges(self, g: GameState, chs: list[EngineChoice]) -> list[Edge]:
         """The seat's Purchase: one branch per target greedy could fund (cash, trade and
         buy as greedy funds it), the abilities, greedy's attack, and ``end``."""
-        sig = self._signature(g)
         seat = self.seat
         obs = observe(g, seat)
         view = View(obs, seat, self.policy.weights)
@@ -322,7 +337,7 @@ class Civ4SearchKit(SearchKit):
                 continue
             key: Hashable = ("target", t.text)
             if at_root:
-                moves = self._macro(g.copy(), sig, key)
+                moves = self._macro(g.copy(), key)
                 if not moves:
                     continue
                 paths[key] = self._path_to(g, moves[0][1])
@@ -352,20 +367,28 @@ class Civ4SearchKit(SearchKit):
                 return tuple(path)
             chs = engine_expand(g, c.text)
 
-    def _macro(self, g: GameState, sig: Hashable, key: Hashable) -> list[tuple[Any, str]]:
+    def _macro(self, g: GameState, key: Hashable) -> list[tuple[Any, str]]:
         """Play the target ``key`` at ``g`` as greedy funds it; the moves played (cached by
-        the moves since the root and the hand: a target is a branch only where its card
-        or plot is in the market; a build's by the markets too, as a wonder's free
-        technologies come from the market, C62)."""
+        the moves since the anchor (the turn's first decision searched) and the hand: a
+        target is a branch only where its card or plot is in the market; a build's by the
+        markets too, as a wonder's free technologies come from the market, C62)."""
         target = key[1]  # type: ignore[index]
-        if not target.startswith("build "):
-            sig = sig[:2]  # type: ignore[index]
+        seat = self.seat
+        sig: Hashable
+        if target.startswith("build "):
+            sig = (
+                tuple(g.moves[self._anchor :]),
+                tuple(g.hands[seat]),
+                tuple(g.tech_market),
+                tuple(g.plot_market),
+            )
+        else:
+            sig = (tuple(g.moves[self._anchor :]), tuple(g.hands[seat]))
         cached = self._macros.get((sig, key))
         if cached is not None:
             for m, text in cached:
                 g.apply_unchecked(m, text)
             return cached
-        seat = self.seat
         pol = self.policy
         done: list[tuple[Any, str]] = []
         for _ in range(MACRO_STEPS):
@@ -380,9 +403,8 @@ class Civ4SearchKit(SearchKit):
             if f is None:
                 break
             step = f[1]
-            chs = engine_choices(g)
-            texts = [c.text for c in chs]
             want: str | None
+            # (the choices offered are listed only where greedy reads them)
             if step == "BUY":
                 want = target
                 if target.startswith("plot "):
@@ -390,11 +412,11 @@ class Civ4SearchKit(SearchKit):
                     while below and not below[0].final and len(below) == 1:
                         below = engine_expand(g, below[0].text)
                     want = pol.plot_payment(view, [c.text for c in below])
-                elif target.startswith("build ") and target not in texts:
+                elif target.startswith("build ") and all(c.text != target for c in engine_choices(g)):
                     below = engine_expand(g, target + " ?")
                     want = pol.special_build(view, [c.text for c in below])
             elif step == "TRADE":
-                want = pol.trade(view, texts, t.rtype)
+                want = pol.trade(view, [c.text for c in engine_choices(g)], t.rtype)
             else:
                 want = step
             if want is None:
@@ -437,7 +459,7 @@ class Civ4SearchKit(SearchKit):
 
     def apply(self, g: GameState, act: Any) -> None:
         if isinstance(act, tuple):
-            self._macro(g, self._signature(g), act)
+            self._macro(g, act)
         else:
             g.apply_unchecked(act.move, act.text)
 
@@ -457,7 +479,7 @@ class Civ4SearchKit(SearchKit):
         ROLLOUT_STEPS moves): with the end of the game in view, can a rival end it (C68)?
         A leaf at the seat's own Draw (where the tree ends its turn, C37) plays that
         discard first, then the rivals' turns."""
-        pol = self.policy.pick
+        pick = self._pick
         me = self.seat
         left = g.active != me
         for _ in range(ROLLOUT_STEPS):
@@ -472,10 +494,10 @@ class Civ4SearchKit(SearchKit):
             chs = engine_choices(g)
             if len(chs) > 1:
                 obs = observe(g, seat)
-                c = chs[pol(obs, [(x.text, x.final) for x in chs])]
+                c = chs[pick(obs, chs)]
                 while not c.final:
                     chs = engine_expand(g, c.text)
-                    c = chs[pol(obs, [(x.text, x.final) for x in chs])] if len(chs) > 1 else chs[0]
+                    c = chs[pick(obs, chs)] if len(chs) > 1 else chs[0]
             else:
                 c = chs[0]
                 while not c.final:
