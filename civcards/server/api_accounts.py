@@ -310,8 +310,7 @@ def add_accounts(app: FastAPI, server: TableServer, redis_url: str | None = None
         ] = None,
     ) -> dict[str, Any]:
         who = current(request)
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         assert x_seat_token is not None  # seat_of refused a missing token
         async with live.lock:
             accounts.link(who, live, seat, x_seat_token)

@@ -142,8 +142,7 @@ def games_router(server: TableServer) -> APIRouter:
         responses=ERRORS,
     )
     async def rematch(game_id: GAME_ID, x_seat_token: TOKEN = None) -> RematchResult:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         new, tok = await server.rematch(live, seat)
         return RematchResult(
             id=new.id, seat=seat, token=tok, invite=f"/game/{new.id}#seat={seat}&token={tok}"

@@ -67,8 +67,7 @@ def seats_router(server: TableServer) -> APIRouter:
         response_model=SeatTokenOut,
     )
     async def revoke(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         token = await server.revoke(live, seat)
         return {"seat": seat, "token": token}
 
@@ -101,8 +100,7 @@ def play_router(server: TableServer) -> APIRouter:
         response_model=OptionsOut,
     )
     async def options(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         v = server.view(live, seat)
         return {
             "move_number": v["move_number"],
@@ -118,8 +116,7 @@ def play_router(server: TableServer) -> APIRouter:
         responses=ERRORS,
     )
     async def make_move(game_id: GAME_ID, body: MoveBody, x_seat_token: TOKEN = None) -> MoveResult:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         result = await server.move(live, seat, body.move, body.expected, body.steps)
         exp = result.get("expansion")
         if exp is not None:

@@ -675,8 +675,7 @@ def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter
         response_model=GameOut,
     )
     async def resign(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         await clocks.take_over(live, seat, "resigned")
         return live.public()
 
@@ -689,8 +688,7 @@ def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter
         response_model=ReclaimOut,
     )
     async def reclaim(game_id: GAME_ID, x_seat_token: TOKEN = None) -> dict[str, Any]:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         return await clocks.reclaim(live, seat)
 
     @r.post(
@@ -701,8 +699,7 @@ def router(clocks: Clocks, errors: dict[int | str, dict[str, Any]]) -> APIRouter
         response_model=VoteOut,
     )
     async def vote(game_id: GAME_ID, body: VoteBody, x_seat_token: TOKEN = None) -> dict[str, Any]:
-        live = server.get(game_id)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(game_id, x_seat_token)
         return await clocks.vote(live, seat, body.seat)
 
     @r.post(

@@ -279,6 +279,12 @@ class TableServer:
     def seat_of(self, live: Live, token: str | None) -> int:
         return self.seats.seat_of(live, token)
 
+    def seat_at(self, game_id: str, token: str | None) -> tuple[Live, int]:
+        """The game ``game_id`` and the seat whose token is ``token``: what a seat's request
+        acts on (:meth:`get`, then :meth:`seat_of`: their refusals)."""
+        live = self.get(game_id)
+        return live, self.seat_of(live, token)
+
     def seat_or_spectator(self, live: Live, token: str | None) -> int | None:
         return self.seats.seat_or_spectator(live, token)
 

@@ -669,8 +669,7 @@ def review_router(server: TableServer) -> APIRouter:
         x_seat_token: TOKEN = None,
         lang: Annotated[str, Query(max_length=10)] = "en",
     ) -> dict[str, Any]:
-        live = server.get(rid)
-        seat = server.seat_of(live, x_seat_token)
+        live, seat = server.seat_at(rid, x_seat_token)
         if not getattr(live, "hints", False):
             raise ApiError(403, "no_hints", "this game was created without hints")
         if live.finished or live.state.to_move != seat:
