@@ -13,7 +13,13 @@ import typer
 
 from .games import JobsOpt, NoProgressOpt
 from .progress import progress_bar, stage_callbacks
-from .train_pg import PG_DEFAULTS, PG_ONLY, folder_and_torch_problems, run_pg_command
+from .train_pg import (
+    PG_DEFAULTS,
+    PG_ONLY,
+    count_problems,
+    folder_and_torch_problems,
+    run_pg_command,
+)
 
 EXIT_USAGE = 2
 
@@ -81,21 +87,20 @@ def run_train(
 
     if not searchable(game):
         problems.append(f"{game.title} cannot be searched, so it has no expert to learn from")
-    players = int(settings["players"])
-    if not game.min_players <= players <= game.max_players:
-        problems.append(f"--players must be from {game.min_players} to {game.max_players}")
-    for key, low in (
-        ("games", 1),
-        ("warm_games", 1),
-        ("iterations", 1),
-        ("epochs", 1),
-        ("warm_epochs", 1),
-        ("buffer", 1000),
-        ("gauntlet", 0),
-        ("gauntlet_search", 0),
-    ):
-        if int(settings[key]) < low:
-            problems.append(f"--{key.replace('_', '-')} must be at least {low}")
+    problems += count_problems(
+        game,
+        settings,
+        (
+            ("games", 1),
+            ("warm_games", 1),
+            ("iterations", 1),
+            ("epochs", 1),
+            ("warm_epochs", 1),
+            ("buffer", 1000),
+            ("gauntlet", 0),
+            ("gauntlet_search", 0),
+        ),
+    )
     if settings["expert_target"] not in ("move", "visits"):
         problems.append("--expert-target must be move or visits")
     if float(settings["warm_mix"]) < 0:

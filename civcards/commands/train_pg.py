@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,23 +33,36 @@ PG_DEFAULTS: dict[str, Any] = {
 PG_ONLY = ("eval", "eval_every", "opponent", "clip", "entropy")
 
 
-def pg_problems(game: Any, values: dict[str, Any], jobs: int) -> list[str]:
-    """One sentence for each bad value of a pg run's options (``values``: every option,
-    its default filled in)."""
+def count_problems(
+    game: Any, values: Mapping[str, Any], lows: Sequence[tuple[str, int]]
+) -> list[str]:
+    """The problems of a training run's counts: ``--players`` outside the game's range, and
+    each option of ``lows`` (name, least value) below its least value."""
     problems: list[str] = []
     players = int(values["players"])
     if not game.min_players <= players <= game.max_players:
         problems.append(f"--players must be from {game.min_players} to {game.max_players}")
-    for key, low in (
-        ("iterations", 1),
-        ("games", 1),
-        ("epochs", 1),
-        ("eval", 0),
-        ("eval_every", 1),
-        ("gauntlet_search", 0),
-    ):
+    for key, low in lows:
         if int(values[key]) < low:
             problems.append(f"--{key.replace('_', '-')} must be at least {low}")
+    return problems
+
+
+def pg_problems(game: Any, values: dict[str, Any], jobs: int) -> list[str]:
+    """One sentence for each bad value of a pg run's options (``values``: every option,
+    its default filled in)."""
+    problems = count_problems(
+        game,
+        values,
+        (
+            ("iterations", 1),
+            ("games", 1),
+            ("epochs", 1),
+            ("eval", 0),
+            ("eval_every", 1),
+            ("gauntlet_search", 0),
+        ),
+    )
     if not float(values["lr"]) > 0:
         problems.append("--lr must be more than 0")
     if not 0 < float(values["clip"]) < 1:
@@ -166,6 +180,7 @@ def run_pg_command(
 __all__ = [
     "PG_DEFAULTS",
     "PG_ONLY",
+    "count_problems",
     "folder_and_torch_problems",
     "pg_problems",
     "run_pg_command",
