@@ -86,9 +86,10 @@ from .core import (
     TableServer,
     clean_name,
 )
-from .db import PendingRow, SeatRow
+from .db import PendingRow
 from .models import ClockIn, GameOut, JoinOut, ReclaimOut, VoteOut
 from .names import seat_name
+from .store import Store
 
 log = logging.getLogger("civcards.server")
 
@@ -201,12 +202,7 @@ class Clocks:
                 left.append(seat)
                 continue
             info = live.seats[seat]
-            res = conn.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == live.id, SeatRow.seat == seat, SeatRow.kind == "bot")
-                .values(kind="human", bot=None)
-            )
-            if cast("CursorResult[Any]", res).rowcount != 1:
+            if not Store.hand_seat(conn, live.id, seat, None):
                 continue
             takeovers.append({"seat": seat, "move": idx, "bot": info.bot, "reason": "reclaimed"})
             info.kind, info.bot = "human", None
@@ -443,12 +439,7 @@ class Clocks:
         gid = live.id
 
         def write(conn: Connection, has_pending: bool) -> None:
-            res = conn.execute(
-                update(SeatRow)
-                .where(SeatRow.game_id == gid, SeatRow.seat == seat, SeatRow.kind == "human")
-                .values(kind="bot", bot=bot)
-            )
-            if cast("CursorResult[Any]", res).rowcount != 1:
+            if not Store.hand_seat(conn, gid, seat, bot):
                 raise SeatGone
             self._write(conn, gid, new)
             if drop and has_pending:
@@ -564,14 +555,8 @@ class Clocks:
                 new = replace(st, reclaims=sorted({*st.reclaims, seat}))
 
             def write(conn: Connection, has_pending: bool) -> None:
-                if back:
-                    res = conn.execute(
-                        update(SeatRow)
-                        .where(SeatRow.game_id == gid, SeatRow.seat == seat, SeatRow.kind == "bot")
-                        .values(kind="human", bot=None)
-                    )
-                    if cast("CursorResult[Any]", res).rowcount != 1:
-                        raise SeatGone
+                if back and not Store.hand_seat(conn, gid, seat, None):
+                    raise SeatGone
                 self._write(conn, gid, new)
 
             try:

@@ -323,6 +323,19 @@ class Store:
             raise StaleRecord from None
 
     @staticmethod
+    def hand_seat(conn: Connection, game_id: str, seat: int, bot: str | None) -> bool:
+        """In ``conn``'s transaction: a human's seat goes to the bot ``bot`` (a takeover), or
+        a bot's seat back to its human (``bot`` None: a reclaim); whether the seat was still
+        the other kind."""
+        was, kind = ("human", "bot") if bot is not None else ("bot", "human")
+        res = conn.execute(
+            update(SeatRow)
+            .where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == was)
+            .values(kind=kind, bot=bot)
+        )
+        return _changed_one(res)
+
+    @staticmethod
     def write_step(game_id: str, seat: int, idx: int, option: str) -> Write:
         """The write of a seat's commitment to the hidden step ``option`` at move ``idx``."""
 
