@@ -81,6 +81,11 @@ def _changed_one(res: Any) -> bool:
     return cast("CursorResult[Any]", res).rowcount == 1
 
 
+def _seat_rows(s: Session, game_id: str) -> list[SeatRow]:
+    """The seats of ``game_id``, in order."""
+    return list(s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
+
+
 class Store:
     """The games' tables over ``engine``."""
 
@@ -95,9 +100,7 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = list(
-                s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
-            )
+            seats = _seat_rows(s, game_id)
             moves = list(
                 s.scalars(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.idx))
             )
@@ -110,9 +113,7 @@ class Store:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = list(
-                s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat))
-            )
+            seats = _seat_rows(s, game_id)
             new = list(
                 s.scalars(
                     select(MoveRow)
