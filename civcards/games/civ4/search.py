@@ -479,7 +479,9 @@ class Civ4SearchKit(SearchKit):
         ROLLOUT_STEPS moves): with the end of the game in view, can a rival end it (C68)?
         A leaf at the seat's own Draw (where the tree ends its turn, C37) plays that
         discard first, then the rivals' turns."""
-        pick = self._pick
+        # (greedy's picks are not kept here: a rollout's positions come from many deals
+        # and rarely repeat, and keeping their observations cost more than it saved)
+        pol = self.policy.pick
         me = self.seat
         left = g.active != me
         for _ in range(ROLLOUT_STEPS):
@@ -494,10 +496,10 @@ class Civ4SearchKit(SearchKit):
             chs = engine_choices(g)
             if len(chs) > 1:
                 obs = observe(g, seat)
-                c = chs[pick(obs, chs)]
+                c = chs[pol(obs, [(x.text, x.final) for x in chs])]
                 while not c.final:
                     chs = engine_expand(g, c.text)
-                    c = chs[pick(obs, chs)] if len(chs) > 1 else chs[0]
+                    c = chs[pol(obs, [(x.text, x.final) for x in chs])] if len(chs) > 1 else chs[0]
             else:
                 c = chs[0]
                 while not c.final:
