@@ -188,6 +188,19 @@ def exit_with_server(server: int) -> None:
     threading.Thread(target=_watch_parent, args=(server,), daemon=True).start()
 
 
+def init_analysis_worker(server: int, nice: int) -> None:
+    """A worker of the analysis pool (:mod:`.review`): the extra games registered, a lower
+    priority (``nice``) than the table's own processes; it exits when the server dies.
+    Here, not in :mod:`.review`, so that the worker does not import the web stack."""
+    from .kinds import load_extra_games  # kinds imports this module
+
+    exit_with_server(server)
+    load_extra_games()
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+
+
 def _init_worker(server: int, nice: int, games: list[bytes]) -> None:
     """A worker's start: lower its priority, register the games the server hosts beyond
     the built-in ones, leave Ctrl-C to the server (which stops the workers), and exit

@@ -71,10 +71,10 @@ from ..bots import TABLE_SEARCHES, table_search
 from ..bots.ismcts import parse_budget
 from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
-from .botpool import end_pool, exit_with_server, wait_pools
+from .botpool import end_pool, init_analysis_worker, wait_pools
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
 from .i18n_web import catalogue, seat_names
-from .kinds import load_extra_games, web_module
+from .kinds import web_module
 
 log = logging.getLogger("civcards.server.review")
 
@@ -143,16 +143,6 @@ def _aware(t: datetime) -> datetime:
 # --------------------------------------------------------------------------- the pool
 
 
-def _worker_init(server: int) -> None:
-    """A worker of the analysis pool: the extra games registered, a lower priority than
-    the table's own processes (nice +10, like the bots' workers); it exits when the
-    server dies."""
-    exit_with_server(server)
-    load_extra_games()
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICE)
-
-
 class AnalysisPool:
     """A bounded pool of worker processes for analyses and hints, and the queue of
     reviews waiting for it (one coordinator task a worker, each analysing one game at a
@@ -187,8 +177,9 @@ class AnalysisPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init,
-                initargs=(os.getpid(),),
+                # in botpool.py: the worker imports that module, not this one's web stack
+                initializer=init_analysis_worker,
+                initargs=(os.getpid(), WORKER_NICE),
             )
         return self._pool
 
