@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from itertools import combinations, combinations_with_replacement, compress, product
 from math import comb as _comb
 from typing import Any, Generic, TypeVar, overload
@@ -322,14 +322,9 @@ class _SetTables:
         }
 
 
-_SET_TABLES: dict[CardSet, _SetTables] = {}
-
-
+@cache
 def _set_tables(cs: CardSet) -> _SetTables:
-    st = _SET_TABLES.get(cs)
-    if st is None:
-        st = _SET_TABLES[cs] = _SetTables(cs)
-    return st
+    return _SetTables(cs)
 
 
 #: buildings and wonders (index, code, kind, cost, special) of the original set: codes and kinds

@@ -39,6 +39,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from .cards import DECK_INDEX, N_DECK, CardSet, card_set_of
@@ -86,14 +87,9 @@ class _Tables:
 
 
 #: card set -> its tables (a set is loaded once and compared by identity)
-_TABLES: dict[CardSet, _Tables] = {}
-
-
+@cache
 def _tables(cs: CardSet) -> _Tables:
-    got = _TABLES.get(cs)
-    if got is None:
-        got = _TABLES[cs] = _Tables(cs)
-    return got
+    return _Tables(cs)
 
 
 #: the most cards :func:`_shuffle` shuffles itself (every pile of the game is smaller)

@@ -17,10 +17,13 @@ list elements and terms in any order) and rejects everything else with a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from .cards import ALL_CODES, RES_INDEX, Res, res_str
+
+_T = TypeVar("_T")
 
 
 class NotationError(ValueError):
@@ -165,6 +168,29 @@ def _plot(tok: str) -> int:
     return int(m.group(1))
 
 
+def _tagged(
+    args: list[str], i: int, word: str, need: str, read: Callable[[str], _T]
+) -> tuple[_T | None, int]:
+    """The list that the optional keyword ``word`` at ``args[i]`` introduces, read by
+    ``read`` (None without the keyword), and the index after it."""
+    if i < len(args) and args[i] == word:
+        if i + 1 >= len(args):
+            raise NotationError(need)
+        return read(args[i + 1]), i + 2
+    return None, i
+
+
+def _destroyed(tok: str) -> list[tuple[int, str]]:
+    """``p2:WAL,p3:LIB``: the destroyed buildings (plot, code) of a damage move."""
+    out = []
+    for t in tok.split(","):
+        p, sep, c = t.partition(":")
+        if not sep:
+            raise NotationError(f"{t!r} is not a destroyed building such as p2:WAL")
+        out.append((_plot(p), _code(c)))
+    return out
+
+
 def _plot_list(tok: str) -> tuple[int, ...]:
     return tuple(sorted(_plot(t) for t in tok.split(",")))
 
@@ -288,41 +314,17 @@ def parse_move(text: str) -> Move:
             blocks.append((_code(b), _code(att)))
         return Move("defend", blocks=tuple(sorted(blocks, key=lambda t: (t[1], t[0]))))
     if kind == "walls":
-        lose: tuple[int, ...] = ()
-        bounce: tuple[str, ...] = ()
-        i = 0
-        if i < len(args) and args[i] == "LOSE":
-            if i + 1 >= len(args):
-                raise NotationError("'walls lose' needs a list of plots")
-            lose = _plot_list(args[i + 1])
-            i += 2
-        if i < len(args) and args[i] == "BOUNCE":
-            if i + 1 >= len(args):
-                raise NotationError("'walls bounce' needs a list of units")
-            bounce = _codes(args[i + 1])
-            i += 2
+        lose, i = _tagged(args, 0, "LOSE", "'walls lose' needs a list of plots", _plot_list)
+        bounce, i = _tagged(args, i, "BOUNCE", "'walls bounce' needs a list of units", _codes)
         if i != len(args):
             raise NotationError("expected 'walls', 'walls lose LIST', 'walls bounce LIST' or 'walls lose LIST bounce LIST'")
-        return Move("walls", plots=lose, cards=bounce)
+        return Move("walls", plots=lose or (), cards=bounce or ())
     if kind == "damage":
-        steal: tuple[int, ...] = ()
-        destroy: list[tuple[int, str]] = []
-        i = 0
-        if i < len(args) and args[i] == "STEAL":
-            if i + 1 >= len(args):
-                raise NotationError("'damage steal' needs a list of plots")
-            steal = _plot_list(args[i + 1])
-            i += 2
-        if i < len(args) and args[i] == "DESTROY":
-            if i + 1 >= len(args):
-                raise NotationError("'damage destroy' needs a list such as p2:WAL")
-            for t in args[i + 1].split(","):
-                p, sep, c = t.partition(":")
-                if not sep:
-                    raise NotationError(f"{t!r} is not a destroyed building such as p2:WAL")
-                destroy.append((_plot(p), _code(c)))
-            i += 2
+        steal, i = _tagged(args, 0, "STEAL", "'damage steal' needs a list of plots", _plot_list)
+        destroy, i = _tagged(
+            args, i, "DESTROY", "'damage destroy' needs a list such as p2:WAL", _destroyed
+        )
         if i != len(args):
             raise NotationError("expected 'damage', 'damage steal LIST', 'damage destroy LIST' or 'damage steal LIST destroy LIST'")
-        return Move("damage", plots=steal, destroy=tuple(sorted(destroy)))
+        return Move("damage", plots=steal or (), destroy=tuple(sorted(destroy or [])))
     raise NotationError(f"{toks[0].lower()!r} is not a move of the notation")

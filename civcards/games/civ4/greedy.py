@@ -41,10 +41,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ...civ4.cards import CARDS, res_str
+from ...civ4.cards import res_str
 from ...civ4.effects import discard_count, unit_damage
 from ...civ4.moves import NotationError, parse_move
 from ...civ4.observation import Observation
+from .greedy_figures import PLOTS, PRODUCED
 from .greedy_view import (
     ARCHETYPES,
     DESTROY_VP,
@@ -58,11 +59,6 @@ from .greedy_view import (
     Weights,
     fx_of,
 )
-
-#: the plots (C2) of every card set (``greedy_view``)
-_PLOTS = CARDS.plots
-#: each plot's produced types (C2), by code
-_PRODUCED = {code: p.produced for code, p in _PLOTS.items()}
 
 # ------------------------------------------------------------------------------------------------
 # Matching a wanted whole move to the offered (possibly factored) choices
@@ -202,8 +198,8 @@ class GreedyPolicy:
     @staticmethod
     def _settle_worth(v: View, plot: int) -> float:
         code, pop, _ = v.plots[plot - 1]
-        y = _PLOTS[code].yields
-        return len(_PRODUCED[code]) + 0.1 * sum(y) - 0.5 * pop
+        y = PLOTS[code].yields
+        return len(PRODUCED[code]) + 0.1 * sum(y) - 0.5 * pop
 
     def _want(self, v: View, step: str, choices: Sequence[tuple[str, bool]]) -> str | None:
         if step in ("start_discard", "discard"):
@@ -244,7 +240,7 @@ class GreedyPolicy:
         terms = []
         sup = list(v.supply)
         for code, _, _ in v.plots:
-            y = _PLOTS[code].yields
+            y = PLOTS[code].yields
             for r in range(3):
                 if y[r]:
                     sup[r] += y[r] + v.fx.boost[r]
@@ -255,7 +251,7 @@ class GreedyPolicy:
         for r in range(3):
             need[r] = max(need[r], plan[r]) if plan[r] else need[r]
         for i, (code, pop, _) in enumerate(v.plots):
-            types = _PRODUCED[code]
+            types = PRODUCED[code]
             if not pop or len(types) < 2:
                 continue
             letters = []
@@ -434,7 +430,7 @@ class GreedyPolicy:
         steal: list[int] = []
         for _ in range(min(s, sum(pops))):
             i = max(
-                range(len(pops)), key=lambda j: (pops[j], -len(_PRODUCED[v.plots[j][0]]), -j)
+                range(len(pops)), key=lambda j: (pops[j], -len(PRODUCED[v.plots[j][0]]), -j)
             )
             pops[i] -= 1
             steal.append(i + 1)
@@ -467,12 +463,12 @@ class GreedyPolicy:
     @staticmethod
     def _settle_worth_pops(v: View, j: int, pop: int) -> float:
         code = v.plots[j][0]
-        return len(_PRODUCED[code]) + 0.1 * sum(_PLOTS[code].yields) - 0.5 * pop
+        return len(PRODUCED[code]) + 0.1 * sum(PLOTS[code].yields) - 0.5 * pop
 
 
 def _plot_worth(code: str) -> float:
     """A draft pick: yield, with a little for mixed plots (C11)."""
-    p = _PLOTS[code]
+    p = PLOTS[code]
     return sum(p.yields) + 0.3 * (len(p.produced) - 1) + 0.05 * p.yields[2]
 
 

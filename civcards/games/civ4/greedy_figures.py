@@ -14,13 +14,19 @@ The rules read are the engine's (effects C52-C66, costs C26 and C50, room C18).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ...civ4.cards import CARDS, RULES, CardSet, card_set_of
 from ...civ4.effects import Fx, compute_effects
 from ...civ4.observation import Observation, PlotView
 
+#: the plots (C2) of every card set: a set whose plots differ from the original's is refused
+#: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
+#: rest of a set's numbers are read from the game's own set (``View.cs``)
+PLOTS = CARDS.plots
+#: each plot's produced types (C2), by code
+PRODUCED = {code: p.produced for code, p in PLOTS.items()}
 #: fixed by the rules' text in every set (C69; `civcards.civ4.cards._FIXED_RULES`)
 STALEMATE: int = RULES["stalemate_rounds"]
 #: techs bought per player and turn, to guess the turns left
@@ -50,15 +56,10 @@ class SetTables:
         )
 
 
-_TABLES: dict[CardSet, SetTables] = {}
-
-
+@cache
 def tables(cs: CardSet) -> SetTables:
     """The tables of one card set (built once)."""
-    got = _TABLES.get(cs)
-    if got is None:
-        got = _TABLES[cs] = SetTables(cs)
-    return got
+    return SetTables(cs)
 
 
 
@@ -203,6 +204,8 @@ def clear_figures() -> None:
 
 
 __all__ = [
+    "PLOTS",
+    "PRODUCED",
     "STALEMATE",
     "TECH_PACE",
     "Board",

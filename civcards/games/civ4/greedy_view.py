@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ...civ4.cards import CARDS
 from ...civ4.effects import (
     adjacent,
     can_block,
@@ -27,6 +26,8 @@ from ...civ4.effects import (
 from ...civ4.moves import parse_move
 from ...civ4.observation import Observation
 from .greedy_figures import (
+    PLOTS,
+    PRODUCED,
     STALEMATE,
     TECH_PACE,
     Target,
@@ -35,13 +36,6 @@ from .greedy_figures import (
     fx_of,
     tables,
 )
-
-#: the plots (C2) of every card set: a set whose plots differ from the original's is refused
-#: (``civcards.civ4.cards.card_set``), so this table prices every game's plots right; the
-#: rest of a set's numbers are read from the game's own set (``View.cs``)
-_PLOTS = CARDS.plots
-#: each plot's produced types (C2), by code
-_PRODUCED = {code: p.produced for code, p in _PLOTS.items()}
 
 #: VP one resource is worth (a population costs 6-10 F, a technology 6-17 C)
 VPR = 0.11
@@ -198,22 +192,18 @@ class View:
                 max(seats[s].culture for s in others),
                 max(seats[s].happiness for s in others),
             )
-        if culture:
-            mine = self.pv.culture
-            best = best_other[0]
-            had = mine >= self.cs.culture_minimum and mine > best
-            has = mine + culture >= self.cs.culture_minimum and mine + culture > best
-            v += 0.02 * culture
-            if has and not had:
-                v += 0.12 * self.turns
-        if happiness:
-            mine = self.pv.happiness
-            best = best_other[1]
-            had = mine >= self.cs.happiness_minimum and mine > best
-            has = mine + happiness >= self.cs.happiness_minimum and mine + happiness > best
-            v += 0.02 * happiness
-            if has and not had:
-                v += 0.06 * self.turns
+        cs = self.cs
+        # each status: (added, the seat's now, the best other's, its minimum, VP a turn held)
+        for add, mine, best, minimum, per_turn in (
+            (culture, self.pv.culture, best_other[0], cs.culture_minimum, 0.12),
+            (happiness, self.pv.happiness, best_other[1], cs.happiness_minimum, 0.06),
+        ):
+            if add:
+                had = mine >= minimum and mine > best
+                has = mine + add >= minimum and mine + add > best
+                v += 0.02 * add
+                if has and not had:
+                    v += per_turn * self.turns
         w = self.w.status
         if w != 1.0:
             v = v * w + (w - 1.0) * 0.1 * (culture + happiness)
@@ -244,9 +234,9 @@ class View:
                 v += self.per_turn(sum(e.resources))
             elif k == "double_base":
                 if plot is not None:
-                    v += self.per_turn(_PLOTS[self.plots[plot][0]].yields[e.resource])
+                    v += self.per_turn(PLOTS[self.plots[plot][0]].yields[e.resource])
             elif k == "boost_producing":
-                n = sum(1 for c, _, _ in self.plots if _PLOTS[c].yields[e.resource] > 0)
+                n = sum(1 for c, _, _ in self.plots if PLOTS[c].yields[e.resource] > 0)
                 v += self.per_turn(e.amount * n)
             elif k == "discount":
                 uses = {
@@ -378,7 +368,7 @@ class View:
                 text = f"pop p{i + 1}"
                 if only is not None and text != only:
                     continue
-                v = 1.0 + self.per_turn(1) + 0.01 * len(_PRODUCED[code])
+                v = 1.0 + self.per_turn(1) + 0.01 * len(PRODUCED[code])
                 if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
                 out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
@@ -423,9 +413,9 @@ class View:
                 text = f"plot {code} ?"
                 if only is not None and text != only:
                     continue
-                y = _PLOTS[code].yields
+                y = PLOTS[code].yields
                 boost = sum(self.fx.boost[r] for r in range(3) if y[r] > 0)
-                v = self.per_turn(sum(y) + boost) + 0.05 * len(_PRODUCED[code]) + 0.1
+                v = self.per_turn(sum(y) + boost) + 0.05 * len(PRODUCED[code]) + 0.1
                 v *= self.w.plot
                 out.append(Target(text, -1, cost, v))
         return out

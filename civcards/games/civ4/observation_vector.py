@@ -11,6 +11,7 @@ a seat sees.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Protocol
 
 import numpy as np
@@ -126,6 +127,19 @@ _AI: Final = {c: i for i, c in enumerate(_ATTACKERS)}
 _SI: Final = {c: i for i, c in enumerate(STEPS)}
 
 
+def _put_plots(
+    v: npt.NDArray[np.float32], base: int, plots: Sequence[tuple[str, int, Sequence[str]]]
+) -> None:
+    """A seat's plots from ``v[base]`` on: each plot's code (one-hot), population, and the
+    buildings and wonders on it (the first :data:`MAX_PLOTS`)."""
+    for j, (code, pop, on) in enumerate(plots[:MAX_PLOTS]):
+        ps = base + j * _PLOT_SLOT
+        v[ps + _PI[code]] = 1
+        v[ps + len(PLOT_CODES)] = pop
+        for c in on:
+            v[ps + len(PLOT_CODES) + 1 + _BI[c]] += 1
+
+
 def encode_observation(
     table: Table, seat: int | None, obs: Observation | None = None
 ) -> npt.NDArray[np.float32]:
@@ -201,13 +215,7 @@ def encode_observation(
         v[b2 + 1] = pv.happiness
         v[b2 + 2 : b2 + 6] = pv.score
         v[b2 + 6] = len(pv.plots)
-        b3 = b2 + 7
-        for j, (code, pop, on) in enumerate(pv.plots[:MAX_PLOTS]):
-            ps = b3 + j * _PLOT_SLOT
-            v[ps + _PI[code]] = 1
-            v[ps + len(PLOT_CODES)] = pop
-            for c in on:
-                v[ps + len(PLOT_CODES) + 1 + _BI[c]] += 1
+        _put_plots(v, b2 + 7, pv.plots)
     if seat is not None:
         for _i, thief, victim, card in o.known_steals:
             if victim == seat and thief != seat:
@@ -301,13 +309,7 @@ def encode(table: Table, seat: int | None) -> npt.NDArray[np.float32]:
         v[b2 + 2 : b2 + 6] = g.score(s)
         plots = g.plots[s]
         v[b2 + 6] = len(plots)
-        b3 = b2 + 7
-        for j, (code, pop, on) in enumerate(plots[:MAX_PLOTS]):
-            ps = b3 + j * _PLOT_SLOT
-            v[ps + _PI[code]] = 1
-            v[ps + len(PLOT_CODES)] = pop
-            for c in on:
-                v[ps + len(PLOT_CODES) + 1 + _BI[c]] += 1
+        _put_plots(v, b2 + 7, plots)
     if seat is not None:
         for _i, thief, victim, card in g.steals:
             if victim == seat and thief != seat:

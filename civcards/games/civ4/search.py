@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
+from functools import cache
 from operator import mul
 from typing import Any
 
@@ -108,14 +109,9 @@ class _SetTables:
         self.trade_rate = cs.trade_rate
 
 
-_TABLES: dict[CardSet, _SetTables] = {}
-
-
+@cache
 def _tables(cs: CardSet) -> _SetTables:
-    got = _TABLES.get(cs)
-    if got is None:
-        got = _TABLES[cs] = _SetTables(cs)
-    return got
+    return _SetTables(cs)
 
 
 def turns_left(g: GameState) -> float:
