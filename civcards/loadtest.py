@@ -386,18 +386,14 @@ class LoadTest:
                 game.commits[(seat, mn)] = t0
             elif choice.get("final"):
                 game.sent[mn + 1] = t0
-            try:
-                status, answer = await http.request(
-                    "POST",
-                    f"/api/games/{game.id}/moves",
-                    {"move": move, "expected": mn, "steps": steps},
-                    {HEADER: token},
-                )
-            except HttpError as e:
-                self.stats.error("http", f"POST move {move!r}: {e}")
-                return
-            if status != 200:
-                self.stats.error(f"http_{status}", f"POST move {move!r}: {answer[:200]!r}")
+            answer = await self.post(
+                http,
+                f"/api/games/{game.id}/moves",
+                {"move": move, "expected": mn, "steps": steps},
+                {HEADER: token},
+                what=f"POST move {move!r}",
+            )
+            if answer is None:
                 return
             expansion = json.loads(answer).get("expansion")
             if expansion is None:
@@ -416,6 +412,30 @@ class LoadTest:
 
     # -- one game slot -----------------------------------------------------
 
+    async def post(
+        self,
+        http: HttpConn,
+        path: str,
+        body: Any,
+        headers: dict[str, str] | None = None,
+        *,
+        what: str | None = None,
+        expect: int = 200,
+    ) -> bytes | None:
+        """POST ``body`` (JSON) to ``path``: the answer's body, or None, the error counted
+        (``what`` names the request; default ``POST path``), when the request fails or its
+        status is not ``expect``."""
+        what = what or f"POST {path}"
+        try:
+            status, answer = await http.request("POST", path, body, headers)
+        except HttpError as e:
+            self.stats.error("http", f"{what}: {e}")
+            return None
+        if status != expect:
+            self.stats.error(f"http_{status}", f"{what}: {answer[:200]!r}")
+            return None
+        return answer
+
     async def create_game(
         self, http: HttpConn, search: bool = False
     ) -> tuple[GameRun, list[tuple[int, str]]] | None:
@@ -428,13 +448,8 @@ class LoadTest:
         order = list(range(cfg.players))
         self.rng.shuffle(order)
         body = {"game": cfg.game, "players": cfg.players, "seats": [seats[i] for i in order]}
-        try:
-            status, answer = await http.request("POST", "/api/games", body)
-        except HttpError as e:
-            self.stats.error("http", f"POST /api/games: {e}")
-            return None
-        if status != 201:
-            self.stats.error(f"http_{status}", f"POST /api/games: {answer[:200]!r}")
+        answer = await self.post(http, "/api/games", body, expect=201)
+        if answer is None:
             return None
         data = json.loads(answer)
         self.stats.games_started += 1
@@ -444,13 +459,8 @@ class LoadTest:
         for s in data["seats"]:
             if s["token"]:  # an invitation: claimed for the seat's own token
                 path = f"/api/games/{data['id']}/claim"
-                try:
-                    status, answer = await http.request("POST", path, None, {HEADER: s["token"]})
-                except HttpError as e:
-                    self.stats.error("http", f"POST {path}: {e}")
-                    return None
-                if status != 200:
-                    self.stats.error(f"http_{status}", f"POST {path}: {answer[:200]!r}")
+                answer = await self.post(http, path, None, {HEADER: s["token"]})
+                if answer is None:
                     return None
                 humans.append((s["seat"], str(json.loads(answer)["token"])))
         return GameRun(data["id"], search=search), humans
