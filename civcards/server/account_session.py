@@ -115,6 +115,17 @@ def seal(aead: AESGCM, data: bytes, aad: bytes) -> str:
     return base64.b64encode(nonce + aead.encrypt(nonce, data, aad)).decode("ascii")
 
 
+def seat_aad(game_id: str, seat: int) -> bytes:
+    """What a seat's sealed token is bound to besides the key: its game and seat (a sealed
+    token cannot be moved to another seat)."""
+    return f"{game_id}:{seat}".encode()
+
+
+def seal_seat_token(key: bytes, game_id: str, seat: int, token: str) -> str:
+    """A seat's token sealed with an account's ``key`` (:func:`seal`, :func:`seat_aad`)."""
+    return seal(AESGCM(key), token.encode(), seat_aad(game_id, seat))
+
+
 def unseal(aead: AESGCM, text: str, aad: bytes) -> bytes | None:
     """The data of :func:`seal`; None if it was not sealed with this key."""
     try:
@@ -140,8 +151,6 @@ def derive_key(password: str, salt: bytes) -> bytes:
 def as_aware(dt: datetime) -> datetime:
     """SQLite gives naive datetimes back: they are UTC."""
     return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
-
-
 
 
 def ordinal(mu: float, sigma: float) -> float:

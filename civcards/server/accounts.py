@@ -66,6 +66,8 @@ from .account_session import (
     derive_key,
     ordinal,
     seal,
+    seal_seat_token,
+    seat_aad,
     session_aead,
     unseal,
 )
@@ -77,6 +79,20 @@ from .outcomes import live_outcome, outcome, people_result, resigned_seats
 log = logging.getLogger("civcards.server")
 
 # -- the accounts ---------------------------------------------------------------------------
+
+
+def _link_row(
+    live: Live, seat: int, who: Who, sealed: str, result: str | None = None
+) -> AccountSeatRow:
+    """A seat of ``live`` linked to the account of ``who``, its token ``sealed``."""
+    return AccountSeatRow(
+        game_id=live.id,
+        seat=seat,
+        account_id=who.account_id,
+        token_enc=sealed,
+        result=result,
+        linked_at=utcnow(),
+    )
 
 
 class Accounts(SeatHooks):
@@ -244,7 +260,7 @@ class Accounts(SeatHooks):
                     AccountSeatRow.account_id == row.id, AccountSeatRow.token_enc.is_not(None)
                 )
             ):
-                aad = f"{link.game_id}:{link.seat}".encode()
+                aad = seat_aad(link.game_id, link.seat)
                 raw = unseal(AESGCM(old_key), link.token_enc or "", aad)
                 link.token_enc = None if raw is None else seal(AESGCM(new_key), raw, aad)
             s.execute(
@@ -338,24 +354,15 @@ class Accounts(SeatHooks):
 
     def seat_token(self, live: Live, seat: int, token: str) -> None:
         who = self.who()
-        aad = f"{live.id}:{seat}".encode()
         with Session(self.engine) as s, s.begin():
             link = s.get(AccountSeatRow, (live.id, seat))
             if who is None:
                 if link is not None:  # taken anonymously: the stored token is dead
                     link.token_enc = None
                 return
-            sealed = seal(AESGCM(who.key), token.encode(), aad)
+            sealed = seal_seat_token(who.key, live.id, seat, token)
             if link is None:
-                s.add(
-                    AccountSeatRow(
-                        game_id=live.id,
-                        seat=seat,
-                        account_id=who.account_id,
-                        token_enc=sealed,
-                        linked_at=utcnow(),
-                    )
-                )
+                s.add(_link_row(live, seat, who, sealed))
             elif link.account_id == who.account_id:
                 link.token_enc = sealed
             else:
@@ -601,19 +608,9 @@ class Accounts(SeatHooks):
                     "rated_seat",
                     "a rated game's seats belong to the accounts that took them",
                 )
-            sealed = seal(AESGCM(who.key), token.encode(), f"{live.id}:{seat}".encode())
-            result = live_outcome(live, seat)
+            sealed = seal_seat_token(who.key, live.id, seat, token)
             if link is None:
-                s.add(
-                    AccountSeatRow(
-                        game_id=live.id,
-                        seat=seat,
-                        account_id=who.account_id,
-                        token_enc=sealed,
-                        result=result,
-                        linked_at=utcnow(),
-                    )
-                )
+                s.add(_link_row(live, seat, who, sealed, live_outcome(live, seat)))
             else:
                 link.token_enc = sealed
 
@@ -637,7 +634,7 @@ class Accounts(SeatHooks):
         # it is played) and makes no move (core.TableServer.view and move)
         info = live.seats[link.seat]
         if link.token_enc is not None:
-            raw = unseal(AESGCM(who.key), link.token_enc, f"{game_id}:{link.seat}".encode())
+            raw = unseal(AESGCM(who.key), link.token_enc, seat_aad(game_id, link.seat))
             if raw is not None and info.token_hash is not None:
                 token = raw.decode()
                 if hmac.compare_digest(hash_token(token), info.token_hash):
