@@ -25,6 +25,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .core import ApiError
+from .limits import env_number
 from .security import Security
 
 log = logging.getLogger("civcards.server")
@@ -215,14 +216,8 @@ class LoginLimits:
         }
         values: dict[str, Any] = {}
         for field_name, var in names.items():
-            text = env.get(var, "").strip()
-            if not text:
+            value = env_number(env, var)
+            if value is None:
                 continue
-            try:
-                value = float(text)
-            except ValueError:
-                raise ValueError(f"{var}={text!r} is not a number") from None
-            if not value >= 0 or value == float("inf"):
-                raise ValueError(f"{var}={text!r} must be a finite number, at least 0")
             values[field_name] = int(value) if field_name.endswith("burst") else value
         return cls(**values)

@@ -31,7 +31,7 @@ from .clocks import router as clocks_router
 from .core import DB_DOWN, ApiError, Live, TableServer
 from .db import make_engine, migrate
 from .kinds import load_extra_games
-from .limits import Limits, LimitsMiddleware, WsSlots, tune_gc
+from .limits import Limits, LimitsMiddleware, WsSlots, env_number, tune_gc
 from .models import WS_MODELS
 from .review import review_router
 from .rules import router as rules_router
@@ -52,26 +52,13 @@ def eviction_settings(env: Mapping[str, str]) -> dict[str, Any]:
     """How many games, and for how long, a server holds in memory: from
     ``CIVCARDS_MAX_LIVE_GAMES``, ``CIVCARDS_IDLE_EVICT_SECONDS`` and
     ``CIVCARDS_FINISHED_EVICT_SECONDS`` (docs/operations.md); ValueError with a sentence."""
-
-    def num(var: str) -> float | None:
-        text = env.get(var, "").strip()
-        if not text:
-            return None
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{var}={text!r} is not a number") from None
-        if not value >= 0 or value == float("inf"):
-            raise ValueError(f"{var}={text!r} must be a finite number, at least 0")
-        return value
-
-    cap = num("CIVCARDS_MAX_LIVE_GAMES")
+    cap = env_number(env, "CIVCARDS_MAX_LIVE_GAMES")
     if cap is not None and (cap < 1 or cap != int(cap)):
         raise ValueError(f"CIVCARDS_MAX_LIVE_GAMES={cap:g} must be a whole number, at least 1")
     return {
         "max_live": None if cap is None else int(cap),
-        "idle_evict": num("CIVCARDS_IDLE_EVICT_SECONDS"),
-        "finished_evict": num("CIVCARDS_FINISHED_EVICT_SECONDS"),
+        "idle_evict": env_number(env, "CIVCARDS_IDLE_EVICT_SECONDS"),
+        "finished_evict": env_number(env, "CIVCARDS_FINISHED_EVICT_SECONDS"),
     }
 
 

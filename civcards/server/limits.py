@@ -55,6 +55,21 @@ WS_BAD = 4400
 WS_MAX_BAD = 10
 
 
+def env_number(env: Mapping[str, str], var: str) -> float | None:
+    """The setting ``var`` of ``env``: a finite number, at least 0; None when it is unset
+    or blank; ValueError with a sentence otherwise."""
+    text = env.get(var, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{var}={text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise ValueError(f"{var}={text!r} must be a finite number, at least 0")
+    return value
+
+
 @dataclass(frozen=True)
 class Limits:
     """The limits of one server. The defaults let a browser, the tests and the load test through."""
