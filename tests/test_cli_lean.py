@@ -48,3 +48,30 @@ def test_other_commands_still_load_the_whole_command_line() -> None:
     assert out.returncode == 0
     for name in ("play", "replay", "simulate", "arena", "bench", "serve", "games"):
         assert name in out.stdout
+
+
+#: what no command needs to declare itself: imported when a command runs, not by ``--help``
+HEAVY = (
+    "civcards.terminal",
+    "civcards.sim.arena",
+    "civcards.sim.report",
+    "civcards.sim.rows",
+    "rich.progress",
+    "civcards.server",
+)
+
+
+def test_the_whole_command_line_declares_itself_without_the_commands_work() -> None:
+    """``civcards --help`` builds every command (their options and help) without importing
+    the terminal, the arena, the report, the rows, Rich's progress or the web table."""
+    code = (
+        "import sys\n"
+        "from civcards.cli import build_app\n"
+        "build_app()\n"
+        f"print('LOADED', sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert "LOADED []" in out.stdout, out.stdout + out.stderr
