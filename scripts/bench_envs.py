@@ -30,6 +30,7 @@ import platform
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -115,12 +116,36 @@ def bench_gym(players: int, seconds: float, game: str = "carta") -> tuple[int, i
     return _loop(seconds, one)
 
 
-def bench_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
+def weighted_outcome(state: Any, rng: random.Random) -> int:
+    """A chance outcome of an OpenSpiel ``state`` drawn by its probability."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    for a, p in outcomes:
+        r -= p
+        if r < 0:
+            return int(a)
+    return int(outcomes[-1][0])
+
+
+def seed_byte(_state: Any, rng: random.Random) -> int:
+    """civ4's chance node: a seed byte, uniform."""
+    return rng.randrange(256)
+
+
+def bench_openspiel(
+    players: int,
+    seconds: float,
+    tensors: bool,
+    name: str = "python_civ_carta",
+    chance: Callable[[Any, random.Random], int] = weighted_outcome,
+) -> tuple[int, int, float]:
+    """The OpenSpiel game ``name``: its chance nodes by ``chance``, the players' actions
+    uniform among the legal ones (counted), with the observation tensor or not."""
     import pyspiel
 
-    import civcards.envs.openspiel_game  # noqa: F401 - registers the game
+    import civcards.envs.openspiel_game  # noqa: F401 - registers the games
 
-    game = pyspiel.load_game("python_civ_carta", {"players": players})
+    game = pyspiel.load_game(name, {"players": players})
 
     def one(i: int) -> int:
         rng = random.Random(i)
@@ -128,15 +153,7 @@ def bench_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, i
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r = rng.random()
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    r -= p
-                    if r < 0:
-                        pick = a
-                        break
-                state.apply_action(pick)
+                state.apply_action(chance(state, rng))
                 continue
             if tensors:
                 state.observation_tensor(state.current_player())
@@ -154,31 +171,6 @@ def bench_civ4_engine(players: int, seconds: float) -> tuple[int, int, float]:
     return _loop(seconds, lambda i: play(i, players)[1])
 
 
-def bench_civ4_openspiel(players: int, seconds: float, tensors: bool) -> tuple[int, int, float]:
-    import pyspiel
-
-    import civcards.envs.openspiel_game  # noqa: F401 - registers the game
-
-    game = pyspiel.load_game("python_civ4", {"players": players})
-
-    def one(i: int) -> int:
-        rng = random.Random(i)
-        state = game.new_initial_state()
-        n = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(rng.randrange(256))  # a seed byte, uniform
-                continue
-            if tensors:
-                state.observation_tensor(state.current_player())
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.random() * len(legal))])
-            n += 1
-        return n
-
-    return _loop(seconds, one)
-
-
 CIV4_ROWS: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
     ("engine `civ4.bench.play` (moves)", bench_civ4_engine),
     ("action layer `games.civ4.encoding.Table`", lambda p, s: bench_table(p, s, "civ4")),
@@ -188,8 +180,14 @@ CIV4_ROWS: list[tuple[str, Callable[[int, float], tuple[int, int, float]]]] = [
     ),
     ("PettingZoo `civ4_v0.env` (wrapped)", lambda p, s: bench_pettingzoo(p, s, True, "civ4")),
     ("Gymnasium `civcards/Civ4-v0` vs random (agent steps)", lambda p, s: bench_gym(p, s, "civ4")),
-    ("OpenSpiel `python_civ4` (actions)", lambda p, s: bench_civ4_openspiel(p, s, False)),
-    ("OpenSpiel `python_civ4` + observation tensor", lambda p, s: bench_civ4_openspiel(p, s, True)),
+    (
+        "OpenSpiel `python_civ4` (actions)",
+        lambda p, s: bench_openspiel(p, s, False, "python_civ4", seed_byte),
+    ),
+    (
+        "OpenSpiel `python_civ4` + observation tensor",
+        lambda p, s: bench_openspiel(p, s, True, "python_civ4", seed_byte),
+    ),
 ]
 
 
