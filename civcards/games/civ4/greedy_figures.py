@@ -102,8 +102,11 @@ class Board:
         "fx",
         "hnw",
         "hold",
+        "plot_targets",
+        "pop_targets",
         "same_type",
         "slots",
+        "tech_targets",
         "techs_left",
         "turns",
     )
@@ -125,6 +128,11 @@ class Board:
         self.cost: dict[str, int] = {}
         self.slots: list[int] | None = None
         self.best_other: tuple[int, int] | None = None
+        #: the view's targets that are the board's: population, plots, and technologies
+        #: (by the hand's kinds where a technology in the market has a discount)
+        self.pop_targets: list[Target] | None = None
+        self.plot_targets: list[Target] | None = None
+        self.tech_targets: dict[tuple[int, int] | None, list[Target]] = {}
 
 
 class Figures:

@@ -361,9 +361,34 @@ class View:
         return list(got)
 
     def _targets(self, only: str | None) -> list[Target]:
+        if only is not None:
+            return [
+                *self._pop_targets(only),
+                *self._tech_targets(only),
+                *self._build_targets(only),
+                *self._plot_targets(only),
+            ]
+        # the population's, plots' and technologies' targets are the board's (a technology
+        # with a discount is valued by the hand's kinds too): kept by it
+        board = self._board
+        pops = board.pop_targets
+        if pops is None:
+            pops = board.pop_targets = self._pop_targets(None)
+        plots = board.plot_targets
+        if plots is None:
+            plots = board.plot_targets = self._plot_targets(None)
+        discounts = self._tab.discounts
+        kinds = (
+            self._hand_kinds() if any(t in discounts for t in self.obs.tech_market) else None
+        )
+        techs = board.tech_targets.get(kinds)
+        if techs is None:
+            techs = board.tech_targets[kinds] = self._tech_targets(None)
+        return [*pops, *techs, *self._build_targets(None), *plots]
+
+    def _pop_targets(self, only: str | None) -> list[Target]:
         out: list[Target] = []
-        obs = self.obs
-        if obs.population_supply > 0:
+        if self.obs.population_supply > 0:
             for i, (code, pop, _) in enumerate(self.plots):
                 text = f"pop p{i + 1}"
                 if only is not None and text != only:
@@ -372,8 +397,12 @@ class View:
                 if pop + 1 == self.cs.pop_two_slots and self.fx.slots < 2:
                     v += 0.05
                 out.append(Target(text, 0, self.pop_cost(i), v * self.w.population))
+        return out
+
+    def _tech_targets(self, only: str | None) -> list[Target]:
+        out: list[Target] = []
         shun = self.w.shun
-        for t in sorted(set(obs.tech_market)):
+        for t in sorted(set(self.obs.tech_market)):
             text = f"tech {t}"
             if only is not None and text != only:
                 continue
@@ -384,6 +413,11 @@ class View:
             else:
                 v = (1.0 + self.effects_value(t, None)) * self.w.tech
             out.append(Target(text, 2, self.card_cost(t), v))
+        return out
+
+    def _build_targets(self, only: str | None) -> list[Target]:
+        out: list[Target] = []
+        obs = self.obs
         free_tech = self._tab.free_tech
         for c in sorted(set(self.hand)):
             card = self.cs.deck[c]
@@ -407,9 +441,13 @@ class View:
                 # a filled slot is room lost for later cards
                 v -= 0.05 * len(self.plots[i][2]) + 0.1
                 out.append(Target(text, 1, cost, v))
-        if obs.plot_market:
+        return out
+
+    def _plot_targets(self, only: str | None) -> list[Target]:
+        out: list[Target] = []
+        if self.obs.plot_market:
             cost = self.plot_cost()
-            for code in sorted(set(obs.plot_market)):
+            for code in sorted(set(self.obs.plot_market)):
                 text = f"plot {code} ?"
                 if only is not None and text != only:
                     continue
@@ -515,6 +553,10 @@ class View:
         best: tuple[float, Target, str] | None = None
         for t in self.targets():
             if t.value <= 0:
+                continue
+            # the effective cost is at least the target's own (fund): a target whose value
+            # over its cost does not beat the best ratio so far cannot win
+            if best is not None and t.value / max(1.0, float(t.cost)) <= best[0]:
                 continue
             f = self.fund(t, banned)
             if f is None:
