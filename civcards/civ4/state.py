@@ -237,14 +237,14 @@ class State:
     def happiness(self, seat: int) -> int:
         return self.effects(seat).happiness
 
+    def every_fx(self) -> list[Fx]:
+        """Every seat's effects (:meth:`effects`, read from the cache where worked out)."""
+        fx = self.fx
+        return [f if f is not None else self.effects(s) for s, f in enumerate(fx)]
+
     def highest_culture(self) -> int | None:
         """C49: the holder of Highest Culture (>= 3, strictly highest), else None."""
-        fx = self.fx
-        vals = []
-        for s in range(self.n):
-            f = fx[s]
-            vals.append(f.culture if f is not None else self.effects(s).culture)
-        return self._highest(vals, self.cs.culture_minimum)
+        return self._highest([f.culture for f in self.every_fx()], self.cs.culture_minimum)
 
     def holds_highest_happiness(self, seat: int) -> bool:
         """C50: whether ``seat`` holds Highest Happiness (the same as ``highest_happiness() == seat``)."""
@@ -262,12 +262,7 @@ class State:
 
     def highest_happiness(self) -> int | None:
         """C50: the holder of Highest Happiness (>= 2, strictly highest), else None."""
-        fx = self.fx
-        vals = []
-        for s in range(self.n):
-            f = fx[s]
-            vals.append(f.happiness if f is not None else self.effects(s).happiness)
-        return self._highest(vals, self.cs.happiness_minimum)
+        return self._highest([f.happiness for f in self.every_fx()], self.cs.happiness_minimum)
 
     @staticmethod
     def _highest(values: list[int], minimum: int) -> int | None:
