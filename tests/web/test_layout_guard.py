@@ -416,7 +416,11 @@ def test_civ4_whole_game_on_a_phone_in_german(server: ServerProcess, browser: An
 
 def test_carta_whole_game_on_a_phone_in_spanish(server: ServerProcess, browser: Any) -> None:
     """A whole carta game against two bots by pointing, at 390x844 in Spanish, checked at
-    every decision of the seat and at its end."""
+    every decision of the seat and at its end.
+
+    It is the browser's one whole carta game (the project plays each game's whole game once):
+    its end names the winners, gives the record to download (the seats' names in it), and
+    its rematch opens a new game that the lobby lists with this one."""
     ctx = browser.new_context(
         viewport={"width": 390, "height": 844}, locale="es-ES", reduced_motion="reduce"
     )
@@ -451,6 +455,26 @@ def test_carta_whole_game_on_a_phone_in_spanish(server: ServerProcess, browser: 
         ARTIFACTS.mkdir(exist_ok=True)  # the end, to look at
         page.screenshot(path=str(ARTIFACTS / "layout-carta-game-over-phone-es.png"), full_page=True)
         guard.done()
+        # the winners, in the page's language
+        winners = page.inner_text('[data-testid="winners"]')
+        said = [t("es", k, who="\0").split("\0")[0] for k in ("ui.winner", "ui.winners")]
+        assert winners.startswith(tuple(said)) and len(winners) > max(map(len, said)), winners
+        # the record to download: the game's notation, the seats' names
+        href = page.get_attribute('[data-testid="download"]', "href")
+        record = page.request.get(server.base + str(href))
+        assert record.ok and record.json()["format"] == "civ-notation/1"
+        assert record.json()["names"][0] == "Bartholomäus"
+        # the rematch opens a new game; the lobby lists both among this browser's games
+        game_url = page.url
+        page.click("#rematch")
+        page.wait_for_function(
+            "u => location.href !== u && !!document.querySelector('#table[data-moves]')",
+            arg=game_url,
+        )
+        assert "/game/" in page.url
+        page.goto(server.base + "/")
+        page.wait_for_selector("#my-games a.button")
+        assert page.locator("#my-games li").count() >= 2
         assert not errors, errors
     finally:
         ctx.close()
