@@ -41,9 +41,10 @@ print("LOADED", loaded)
 """
 
 
-def test_the_web_process_imports_neither_rich_nor_the_terminal() -> None:
+def assert_loads_none(script: str) -> None:
+    """Run ``script`` in a fresh interpreter: it exits cleanly and prints ``LOADED []``."""
     out = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", SCRIPT],
+        [sys.executable, "-W", "ignore", "-c", script],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -51,6 +52,10 @@ def test_the_web_process_imports_neither_rich_nor_the_terminal() -> None:
     )
     assert out.returncode == 0, out.stderr[-3000:]
     assert "LOADED []" in out.stdout, out.stdout[-2000:]
+
+
+def test_the_web_process_imports_neither_rich_nor_the_terminal() -> None:
+    assert_loads_none(SCRIPT)
 
 
 #: what a bot worker process imports (botpool's initializer): the pool's module, every game
@@ -69,12 +74,4 @@ print("LOADED", sorted(m for m in sys.modules if m.split(".")[0] in heavy))
 def test_a_bot_worker_imports_no_web_framework_nor_database() -> None:
     """A bot worker (spawned: it imports ``civcards.server.botpool`` afresh) loads neither
     the web framework nor the database layer: the server package imports nothing itself."""
-    out = subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", WORKER],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert "LOADED []" in out.stdout, out.stdout[-2000:]
+    assert_loads_none(WORKER)
