@@ -45,7 +45,9 @@ class GreedyBot(Bot):
         return self.pick(decision.observation, decision.choices)
 
     def pick(self, obs: Observation, choices: Sequence[Choice]) -> Choice:
-        """The choice this bot takes among ``choices`` (no Decision needed)."""
+        """The choice this bot takes among ``choices`` (no Decision needed): the seat's
+        whole list of choices at this step, as the game gives it. Greedy reads the step
+        from the list, so it is no ranking of a subset of it."""
         return choices[self.policy.pick(obs, [(c.text, c.final) for c in choices])]
 
 
