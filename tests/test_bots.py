@@ -79,7 +79,7 @@ def test_a_game_without_a_determinizer_has_no_search() -> None:
         def determinizer(self, observation: Any, reveal: Any = None, chosen: Any = None) -> None:
             return None
 
-    game = NoSearch()
+    game = toygame.as_game(NoSearch())
     assert bot_names(game) == ["random"]
     with pytest.raises(ValueError, match="unknown bot 'ismcts'"):
         make_bot(game, "ismcts")

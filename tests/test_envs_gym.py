@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -20,13 +21,13 @@ from civcards.envs import single_agent
         {"opponents": ["random", "random", "random"], "teams": True, "seat": 1},
     ],
 )
-def test_check_env(kwargs: dict[str, object]) -> None:
+def test_check_env(kwargs: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        check_env(single_agent(**kwargs))  # type: ignore[arg-type]
+        check_env(single_agent(**kwargs))
 
 
-def run_episode(env: gymnasium.Env, seed: int) -> tuple[float, dict[str, object], int]:  # type: ignore[type-arg]
+def run_episode(env: gymnasium.Env[Any, Any], seed: int) -> tuple[float, dict[str, Any], int]:
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     steps = 0
@@ -44,7 +45,7 @@ def test_episodes_end_with_the_agent_share() -> None:
     wins = 0.0
     for seed in range(10):
         reward, info, _ = run_episode(env, seed)
-        assert (reward > 0) == (1 in info["winners"])  # type: ignore[operator]
+        assert (reward > 0) == (1 in info["winners"])
         wins += reward
     assert 0 <= wins <= 10
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,7 +22,7 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
-def test_pettingzoo_api_and_seed_tests(kwargs: dict[str, object]) -> None:
+def test_pettingzoo_api_and_seed_tests(kwargs: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         # PettingZoo warns about every Dict observation (as for its own classic games)
         warnings.simplefilter("ignore", UserWarning)
@@ -45,7 +46,7 @@ def play(env: carta_v0.raw_env, seed: int) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
-def test_rewards_go_to_the_winners_r21_r22_r24(kwargs: dict[str, object]) -> None:
+def test_rewards_go_to_the_winners_r21_r22_r24(kwargs: dict[str, Any]) -> None:
     env = carta_v0.raw_env(**kwargs)
     for seed in range(4):
         total = play(env, seed)

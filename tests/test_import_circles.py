@@ -26,8 +26,8 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.If) and _type_checking_only(node):
-            for child in node.orelse:
-                visit(child)
+            for stmt in node.orelse:
+                visit(stmt)
             return
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             if node.module:

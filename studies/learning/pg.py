@@ -15,7 +15,6 @@ The folders the first version wrote (``carta-pg/``: networks, ``curve.json``, no
 from __future__ import annotations
 
 import argparse
-import sys
 
 from civcards.cli import app
 
@@ -50,4 +49,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from civcards.bots.search import Edge
 from civcards.carta.legal import multiset_count, multisets
 from civcards.game_api import get_game
 from civcards.games.carta.search import search_kit
@@ -48,8 +49,9 @@ def test_r12_r16_distinct_edges_count_the_hidden_moves(config: tuple[int, str, b
             for key, act in distinct:
                 if act is None:
                     hidden += 1
+                    assert isinstance(key, tuple)  # a hidden branch's key: (kind, seat)
                     kind, seat = key
-                    want = [
+                    want: list[Edge] = [
                         (m, m)
                         for m in g.raw_moves()
                         if m.kind == kind and (kind == "discovery" or m.seat == seat)

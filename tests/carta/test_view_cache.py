@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from civcards.game_api import default_options, get_game
 from tests.carta.randgames import CONFIGS, start
 
 
-def _fresh(g: GameState, seat: int | None) -> object:
+def _fresh(g: GameState, seat: int | None) -> dict[str, Any]:
     c = g.copy()
     c.view_cache = None
     return observe(c, seat).to_dict()

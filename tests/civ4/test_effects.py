@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from civcards.civ4.cards import CardSet, card_set
+from civcards.civ4.cards import CardSet, DeckCard, TechCard, card_set
 from civcards.civ4.effects import (
     card_budget,
     card_cost,
@@ -39,7 +39,10 @@ def test_c26_pop_budget_is_pop_cost_read_backwards(cs: CardSet) -> None:
 @pytest.mark.parametrize("cs", _sets(), ids=CARD_SET_NAMES)
 def test_c26_c50_card_budget_is_card_cost_read_backwards(cs: CardSet) -> None:
     discounts = [c for c in cs.techs.values() if any(e.kind == "discount" for e in c.effects)]
-    cards = [*cs.techs.values(), *(d for d in cs.deck.values() if d.kind != "unit")]
+    cards: list[TechCard | DeckCard] = [
+        *cs.techs.values(),
+        *(d for d in cs.deck.values() if d.kind != "unit"),
+    ]
     for fx in [compute_effects((), [], cs), effects_with(None, list(discounts), 0, cs)]:
         for happiest in (False, True):
             for hnw in (False, True):

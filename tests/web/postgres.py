@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .conftest import free_port
+from civcards.loadtest import free_port
 
 
 def find_bin() -> Path | None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import redis
 
-from .conftest import free_port
+from civcards.loadtest import free_port
 
 
 def find_redis() -> str | None:

@@ -54,7 +54,8 @@ def move(
 
 
 def to_move_token(st: dict[str, Any], tokens: list[str]) -> str:
-    return tokens[st["game"]["to_move"]]
+    seat: int = st["game"]["to_move"]
+    return tokens[seat]
 
 
 def test_create_gives_tokens_only_to_human_seats(server: ServerProcess) -> None:
@@ -88,6 +89,7 @@ def test_seat_sees_its_hand_spectator_sees_none(server: ServerProcess) -> None:
     assert spec["observation"] == json.loads(json.dumps(carta.observe(local, None).to_dict()))
     # only the seat to move gets options
     mover = local.to_move
+    assert mover is not None
     # choices are {text, final, hidden}, formatted once, in the game's order
     offered = state(server, gid, tokens[mover])["options"]
     assert offered == [c.to_json() for c in get_game("carta").choices(local)]

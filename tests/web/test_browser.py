@@ -63,7 +63,8 @@ def wait_turn(page: Page, seat: int, timeout: float = 15000) -> None:
 
 
 def finished(page: Page) -> bool:
-    return page.get_attribute("#table", "data-status") == "finished"
+    status: str | None = page.get_attribute("#table", "data-status")
+    return status == "finished"
 
 
 def wait_moved(page: Page, before: int, reveal: bool = True) -> None:

@@ -172,20 +172,21 @@ def test_clock_settings_are_checked_in_one_sentence(server: ServerProcess) -> No
         for extra, code, words in BAD_CLOCKS:
             r = c.post("/api/games", json={"players": 2, "seats": seats, "private": False, **extra})
             assert r.status_code == 422, (extra, r.text)
-            body = r.json()
+            body: dict[str, Any] = r.json()
             assert body["code"] == code, (extra, body)
             assert words in body["detail"], (extra, body)
             assert "Traceback" not in r.text and body["detail"].count("\n") == 0
         assert c.get("/api/games?limit=100").json() == before  # nothing was created
         # the good ones, normalised, shown with the game (a game without one: none)
-        for clock, shown in [
+        good: list[tuple[dict[str, Any] | None, dict[str, Any]]] = [
             (None, {"type": "none"}),
             ({"type": "move", "seconds": 30}, {"type": "move", "seconds": 30}),
             ({"type": "game", "base": 300}, {"type": "game", "base": 300, "increment": 0}),
             ({"type": "game", "base": 300, "increment": 5}, {"increment": 5}),
             ({"type": "days", "days": 3}, {"type": "days", "days": 3}),
-        ]:
-            body: dict[str, Any] = {"players": 2, "seats": seats}
+        ]
+        for clock, shown in good:
+            body = {"players": 2, "seats": seats}
             if clock is not None:
                 body["clock"] = clock
             r = c.post("/api/games", json=body)

@@ -44,9 +44,9 @@ class Table:
     other_token: str  # a seat of the other game
     http: httpx.Client
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> dict[str | int, Any]:
         """Every seat's view and the public facts of the game: what a refusal must not change."""
-        out: dict[str, Any] = {"public": self.http.get(f"/api/games/{self.gid}").json()}
+        out: dict[str | int, Any] = {"public": self.http.get(f"/api/games/{self.gid}").json()}
         for seat, tok in enumerate(self.tokens):
             v = self.http.get(f"/api/games/{self.gid}/state", headers={H: tok}).json()
             out[seat] = {

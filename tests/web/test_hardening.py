@@ -127,11 +127,15 @@ def test_websocket_origins_behind_a_proxy(proxied: ServerProcess) -> None:
     )
     gid = r.json()["id"]
     url = f"ws://127.0.0.1:{proxied.port}/ws/{gid}"
-    fwd = {"additional_headers": {"X-Forwarded-Host": "civ.example.org"}}
-    assert hello(url, origin="https://civ.example.org", **fwd)["type"] == "state"
-    assert hello(url, origin="https://friends.example.net", **fwd)["type"] == "state"
+    fwd = {"X-Forwarded-Host": "civ.example.org"}
+    assert hello(url, origin="https://civ.example.org", additional_headers=fwd)["type"] == "state"
+    assert (
+        hello(url, origin="https://friends.example.net", additional_headers=fwd)["type"] == "state"
+    )
     # a refused origin gets its error frame at once, before it can send anything
-    with connect(url, open_timeout=10, origin=Origin("https://evil.example"), **fwd) as ws:
+    with connect(
+        url, open_timeout=10, origin=Origin("https://evil.example"), additional_headers=fwd
+    ) as ws:
         assert json.loads(ws.recv(timeout=10))["code"] == "bad_origin"
 
 

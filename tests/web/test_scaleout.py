@@ -235,7 +235,7 @@ def record_of(base: str, gid: str) -> dict[str, Any]:
     return out
 
 
-def replays(rec: dict[str, Any]) -> carta.Game:
+def replays(rec: dict[str, Any]) -> carta.GameState:
     result = carta.replay(carta.parse_record(json.dumps(rec)))
     assert result.ok, result
     assert result.state.finished
@@ -283,6 +283,11 @@ class Watcher:
         self.thread.join(5)
 
 
+def at_move(n: int) -> Callable[[dict[str, Any]], bool]:
+    """A frame of move number ``n`` (for :meth:`Watcher.wait_for`)."""
+    return lambda f: f.get("move_number") == n
+
+
 # -- (a) two processes share games ----------------------------------------------
 
 
@@ -294,6 +299,7 @@ def test_a_move_through_one_process_reaches_clients_of_the_other(
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     engine = carta.new_game(2, seed=31)
     seat = engine.to_move
+    assert seat is not None
     watchers = {0: Watcher(a, gid, tokens[0]), 1: Watcher(a, gid, tokens[1])}
     spectator = Watcher(a, gid, None)
     try:
@@ -320,7 +326,7 @@ def test_a_move_through_one_process_reaches_clients_of_the_other(
             n = st["move_number"]
             t0 = time.monotonic()
             play(lambda: [b.base], gid, tokens, random.Random(n), {}, limit=1)
-            spectator.wait_for(lambda f, n=n: f.get("move_number") == n + 1)
+            spectator.wait_for(at_move(n + 1))
             delays.append(time.monotonic() - t0)
         assert sorted(delays)[3] < 0.5, delays
     finally:

@@ -2,6 +2,15 @@
 CHANGES: {"rules": {"population_cost_base": 10}, "CODE": {"cost": 15, "effects": "[ ... ]"}, "tech_cost_add": {"1":1,...}}"""
 import json, re, sys
 import os
+
+
+def field(pattern: str, block: str) -> str:
+    """The first group of ``pattern``'s match in ``block`` (multi-line); every tech has one."""
+    m = re.search(pattern, block, re.M)
+    assert m is not None, (pattern, block)
+    return m.group(1)
+
+
 src = open(os.environ.get("MKSET_SRC", "civcards/civ4/cards.toml")).read()  # r3: the tuned set
 ch = json.load(open(sys.argv[2]))
 lines = src.split("\n")
@@ -26,8 +35,8 @@ text = "\n".join(out)
 if add:
     blocks = text.split("[[tech]]")
     for i in range(1, len(blocks)):
-        e = re.search(r"^era = (\d)", blocks[i], re.M).group(1)
-        c = re.search(r'^code = "(\w+)"', blocks[i], re.M).group(1)
+        e = field(r"^era = (\d)", blocks[i])
+        c = field(r'^code = "(\w+)"', blocks[i])
         if c in ch and "cost" in ch[c]:
             continue
         blocks[i] = re.sub(r"^cost = (\d+)", lambda m: f"cost = {int(m.group(1)) + add.get(e, 0)}", blocks[i], count=1, flags=re.M)
