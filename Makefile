@@ -22,13 +22,13 @@ play: $(STAMP)
 	$(BIN)/civcards play
 
 lint: $(STAMP)
-	$(BIN)/ruff check civcards tests
+	$(BIN)/ruff check civcards tests scripts studies
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
 test: $(STAMP) translations
-	$(BIN)/ruff check civcards tests
+	$(BIN)/ruff check civcards tests scripts studies
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2
 

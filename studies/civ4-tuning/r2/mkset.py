@@ -1,7 +1,11 @@
 """Run from the repository root. mkset.py OUT.toml CHANGES.json: the original cards.toml with changes applied.
 CHANGES: {"rules": {"population_cost_base": 10}, "CODE": {"cost": 15, "effects": "[ ... ]"}, "tech_cost_add": {"1":1,...}}"""
-import json, re, sys
+
+import json
 import os
+import re
+import sys
+from pathlib import Path
 
 
 def field(pattern: str, block: str) -> str:
@@ -11,19 +15,19 @@ def field(pattern: str, block: str) -> str:
     return m.group(1)
 
 
-src = open(os.environ.get("MKSET_SRC", "civcards/civ4/cards.toml")).read()  # r3: the tuned set
-ch = json.load(open(sys.argv[2]))
+src = Path(os.environ.get("MKSET_SRC", "civcards/civ4/cards.toml")).read_text()  # r3: the tuned set
+ch = json.loads(Path(sys.argv[2]).read_text())
 lines = src.split("\n")
 code = None
 out = []
 add = ch.get("tech_cost_add", {})
-era = None
 for ln in lines:
     m = re.match(r'code = "(\w+)"', ln)
-    if m: code = m.group(1); era = None
-    if ln.startswith("[[") or ln.startswith("["): 
-        if not ln.startswith("[["): code = None
-    m2 = re.match(r'(\w+) = (.*?)(\s*#.*)?$', ln)
+    if m:
+        code = m.group(1)
+    if ln.startswith("[") and not ln.startswith("[["):
+        code = None
+    m2 = re.match(r"(\w+) = (.*?)(\s*#.*)?$", ln)
     if m2 and code and code in ch and m2.group(1) in ch[code]:
         v = ch[code][m2.group(1)]
         ln = f"{m2.group(1)} = {v if isinstance(v, str) else json.dumps(v)}" + (m2.group(3) or "")
@@ -39,6 +43,8 @@ if add:
         c = field(r'^code = "(\w+)"', blocks[i])
         if c in ch and "cost" in ch[c]:
             continue
-        blocks[i] = re.sub(r"^cost = (\d+)", lambda m: f"cost = {int(m.group(1)) + add.get(e, 0)}", blocks[i], count=1, flags=re.M)
+        extra: int = add.get(e, 0)
+        cost = int(field(r"^cost = (\d+)", blocks[i]))
+        blocks[i] = re.sub(r"^cost = \d+", f"cost = {cost + extra}", blocks[i], count=1, flags=re.M)
     text = "[[tech]]".join(blocks)
-open(sys.argv[1], "w").write(text)
+Path(sys.argv[1]).write_text(text)
