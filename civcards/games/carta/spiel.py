@@ -18,14 +18,17 @@ The generic shell (:mod:`civcards.envs.openspiel_game`) registers it as
   team game each member of a winning team gets the team's share), 0 otherwise,
   so the game is constant-sum (sum 1; 2 in the team game).
 
-Nothing here imports OpenSpiel: the shell does.
+What every table-driven game shares (whose turn, the legal actions, the
+tensor, the returns, the cut at ``max_game_length``) is
+:class:`civcards.games.spiel.TableCore`'s. Nothing here imports OpenSpiel: the
+shell does.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +37,7 @@ from ...carta.cards import ERA_COMPOSITION, LETTERS, era_sizes, str_to_counts
 from ...carta.game import new_game
 from ...carta.observation import known_in_hands, public_move_text
 from ...game_api import Choice, get_game
+from ..spiel import CHANCE, TERMINAL, TableCore
 from .encoding import (
     ACTION_INDEX,
     DISCOVERY_PREFIX_ACTION,
@@ -48,11 +52,10 @@ from .encoding import (
     rewards,
 )
 
-#: OpenSpiel's player ids of a chance node and of a finished game
+__all__ = ["CHANCE", "GAME_NAME", "SPIEL", "TERMINAL", "CartaCore", "CartaSpiel"]
+
 #: the registration this model plays (through :func:`civcards.game_api.get_game`)
 GAME_NAME: Final = "carta"
-CHANCE: Final = -1
-TERMINAL: Final = -4
 
 
 def _era_of(position: int, players: int) -> int:
@@ -60,36 +63,20 @@ def _era_of(position: int, players: int) -> int:
     return 0 if position < a else 1 if position < a + b else 2
 
 
-class CartaCore:
+class CartaCore(TableCore[Table]):
     """A position of ``python_civ_carta``: the table once dealt, the chance bookkeeping,
     and each seat's information-state lines. Copied cheaply (``__deepcopy__``)."""
 
-    __slots__ = (
-        "after",
-        "batch",
-        "deal",
-        "dealt",
-        "drawn",
-        "info",
-        "max_length",
-        "moves",
-        "n",
-        "ndrawn",
-        "start",
-        "table",
-        "teams",
-        "todo",
-        "truncated",
-    )
+    __slots__ = ("after", "batch", "deal", "dealt", "drawn", "ndrawn", "start", "teams", "todo")
+
+    observation_size: ClassVar[int] = OBS_SIZE
 
     def __init__(self, n: int, deal: str, teams: bool, max_length: int) -> None:
-        self.n = n
+        super().__init__(n, max_length, [[] for _ in range(n)])
         self.deal = deal
         self.teams = teams
-        self.max_length = max_length
         self.start = -1
         self.dealt: list[int] = []
-        self.table: Table | None = None
         #: cards drawn so far by era and domain, and in all
         self.drawn = [[0] * 6 for _ in range(3)]
         self.ndrawn = 0
@@ -97,25 +84,18 @@ class CartaCore:
         self.todo = 0
         self.after = -1
         self.batch: list[int] = []
-        #: each seat's information-state lines
-        self.info: list[list[str]] = [[] for _ in range(n)]
-        self.moves = 0
-        self.truncated = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> CartaCore:
         c = CartaCore.__new__(CartaCore)
-        c.n, c.deal, c.teams, c.max_length = self.n, self.deal, self.teams, self.max_length
+        self.copy_shared(c)
+        c.deal, c.teams = self.deal, self.teams
         c.start = self.start
         c.dealt = self.dealt[:]
-        c.table = None if self.table is None else self.table.copy()
         c.drawn = [row[:] for row in self.drawn]
         c.ndrawn = self.ndrawn
         c.todo = self.todo
         c.after = self.after
         c.batch = self.batch[:]
-        c.info = [lst[:] for lst in self.info]
-        c.moves = self.moves
-        c.truncated = self.truncated
         return c
 
     # -- helpers -------------------------------------------------------------
@@ -185,24 +165,22 @@ class CartaCore:
             for ev in g.learned[s][learned[s] :]:
                 self.info[s].append("learned " + " ".join(str(x) for x in ev))
 
+    # -- what TableCore asks of the game -----------------------------------------------
+
+    def chance_pending(self) -> bool:
+        """Before the deal, and while the deck supplies the cards a player action draws."""
+        return self.table is None or bool(self.todo)
+
+    def truncated_share(self) -> float:
+        return (1.0 / 2) if self.teams else 1.0 / self.n
+
+    def encode_table(self, table: Table, player: int | None) -> npt.NDArray[np.float32]:
+        return encode(table, player)
+
+    def final_returns(self, table: Table) -> list[float]:
+        return rewards(table.g)
+
     # -- the shell's protocol --------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        return self.truncated or (self.table is not None and self.table.finished)
-
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return TERMINAL
-        if self.table is None or self.todo:
-            return CHANCE
-        seat = self.table.to_move
-        assert seat is not None
-        return seat
-
-    def legal_actions(self, player: int) -> list[int]:
-        t = self.table
-        assert t is not None and player == t.to_move
-        return list(t.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.start < 0:
@@ -223,9 +201,7 @@ class CartaCore:
             self.batch = []
         else:
             self._play(action)
-        self.moves += 1
-        if self.moves >= self.max_length and not self.is_terminal() and not self.todo:
-            self.truncated = True
+        self.count_move()
 
     def _apply_chance(self, action: int) -> None:
         if self.start < 0:
@@ -262,14 +238,6 @@ class CartaCore:
             return f"card {LETTERS[action]}"
         return action_name(action, player, self.n)
 
-    def returns(self) -> list[float]:
-        if self.truncated:
-            share = (1.0 / 2) if self.teams else 1.0 / self.n
-            return [share] * self.n
-        if self.table is None or not self.table.finished:
-            return [0.0] * self.n
-        return rewards(self.table.g)
-
     def __str__(self) -> str:
         t = self.table
         if t is None:
@@ -284,12 +252,6 @@ class CartaCore:
     def public_info_string(self, player: int) -> str:
         """The moves of the information string (what every seat saw), without private lines."""
         return "\n".join(line for line in self.info_string(player).splitlines() if ": " in line)
-
-    def encode(self, player: int | None) -> npt.NDArray[np.float32]:
-        t = self.table
-        if t is None:
-            return np.zeros(OBS_SIZE, dtype=np.float32)
-        return encode(t, player)
 
     def view_string(self, player: int | None) -> str:
         t = self.table
