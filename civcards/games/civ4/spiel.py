@@ -22,14 +22,17 @@ The generic shell (:mod:`civcards.envs.openspiel_game`) registers it as
   otherwise (constant-sum 1). A game longer than ``max_game_length`` actions
   is adjudicated a shared victory of everyone.
 
-Nothing here imports OpenSpiel: the shell does.
+What every table-driven game shares (whose turn, the legal actions, the
+tensor, the returns, the cut at ``max_game_length``) is
+:class:`civcards.games.spiel.TableCore`'s. Nothing here imports OpenSpiel: the
+shell does.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -38,10 +41,20 @@ from ...civ4 import DECK_CODES, GameState, observe
 from ...civ4.determinize import DeterminizeError, Determinizer
 from ...civ4.options import OPTIONS
 from ...game_api import OptionsError, get_game
+from ..spiel import CHANCE, TERMINAL, TableCore
 from .encoding import ACTIONS, NUM_ACTIONS, OBS_SIZE, Table, describe, encode, rewards
 
-CHANCE: Final = -1
-TERMINAL: Final = -4
+__all__ = [
+    "CHANCE",
+    "GAME_NAME",
+    "PARAMETERS",
+    "SEED_BYTES",
+    "SPIEL",
+    "TERMINAL",
+    "Civ4Core",
+    "Civ4Spiel",
+]
+
 #: the registration this model plays (through :func:`civcards.game_api.get_game`)
 GAME_NAME: Final = "civ4"
 SEED_BYTES: Final = 4
@@ -69,50 +82,35 @@ def _hand(g: GameState, seat: int) -> str:
     return ",".join(c for i, c in enumerate(DECK_CODES) for _ in range(g.hands[seat][i]))
 
 
-class Civ4Core:
+class Civ4Core(TableCore[Table]):
     """A position of ``python_civ4``: the seed bytes, then the action table, and each
     seat's information-state lines. Copied cheaply (``__deepcopy__``)."""
 
-    __slots__ = ("info", "max_length", "moves", "n", "options", "seed", "table", "truncated")
+    __slots__ = ("options", "seed")
+
+    observation_size: ClassVar[int] = OBS_SIZE
 
     def __init__(self, n: int, options: dict[str, Any], max_length: int) -> None:
-        self.n = n
+        super().__init__(n, max_length, [[f"seat {s} of {n}"] for s in range(n)])
         self.options = options
-        self.max_length = max_length
         self.seed: list[int] = []
-        self.table: Table | None = None
-        self.info: list[list[str]] = [[f"seat {s} of {n}"] for s in range(n)]
-        self.moves = 0
-        self.truncated = False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Civ4Core:
         c = Civ4Core.__new__(Civ4Core)
-        c.n, c.options, c.max_length = self.n, self.options, self.max_length
+        self.copy_shared(c)
+        c.options = self.options
         c.seed = self.seed[:]
-        c.table = None if self.table is None else self.table.copy()
-        c.info = [lst[:] for lst in self.info]
-        c.moves = self.moves
-        c.truncated = self.truncated
         return c
 
+    # -- what TableCore asks of the game -----------------------------------------------
+
+    def encode_table(self, table: Table, player: int | None) -> npt.NDArray[np.float32]:
+        return encode(table, player)
+
+    def final_returns(self, table: Table) -> list[float]:
+        return rewards(table.g)
+
     # -- the shell's protocol --------------------------------------------------
-
-    def is_terminal(self) -> bool:
-        return self.truncated or (self.table is not None and self.table.finished)
-
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return TERMINAL
-        if self.table is None:
-            return CHANCE
-        seat = self.table.to_move
-        assert seat is not None
-        return seat
-
-    def legal_actions(self, player: int) -> list[int]:
-        t = self.table
-        assert t is not None and player == t.to_move
-        return list(t.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(b, 1.0 / 256) for b in range(256)]
@@ -143,9 +141,7 @@ class Civ4Core:
                 for s in (st[1], st[2]):
                     self.info[s].append(f"steal {st[1]} from {st[2]}: {st[3]}")
             self._hands_seen(before)
-        self.moves += 1
-        if self.moves >= self.max_length and not self.is_terminal():
-            self.truncated = True
+        self.count_move()
 
     def _hands_seen(self, before: list[str]) -> None:
         """A private line for each seat whose own hand changed (what it drew, lost, took)."""
@@ -161,13 +157,6 @@ class Civ4Core:
         if player == CHANCE:
             return f"seed byte {action}"
         return ACTIONS[action]
-
-    def returns(self) -> list[float]:
-        if self.truncated:
-            return [1.0 / self.n] * self.n
-        if self.table is None or not self.table.finished:
-            return [0.0] * self.n
-        return rewards(self.table.g)
 
     def __str__(self) -> str:
         t = self.table
@@ -185,12 +174,6 @@ class Civ4Core:
         return "\n".join(
             line for line in self.info[player] if ": " in line and not line.startswith("steal")
         )
-
-    def encode(self, player: int | None) -> npt.NDArray[np.float32]:
-        t = self.table
-        if t is None:
-            return np.zeros(OBS_SIZE, dtype=np.float32)
-        return encode(t, player)
 
     def view_string(self, player: int | None) -> str:
         t = self.table
