@@ -291,6 +291,11 @@ class Table:
     def to_move(self) -> int | None:
         return self.g.to_move
 
+    def forget_legal(self) -> None:
+        """Forget the legal actions worked out: the state was changed other than by
+        :meth:`apply` (a resampled deal)."""
+        self._legal = None
+
     def legal_actions(self) -> list[int]:
         if self._legal is None:
             g = self.g

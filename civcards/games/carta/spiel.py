@@ -317,7 +317,7 @@ class CartaCore(TableCore[Table]):
                 hand[new_cards.pop()] += 1
             g.hands[q] = hand
         g.view_cache = None
-        t._legal = None
+        t.forget_legal()
         seen = [line for line in self.info[p] if ": " in line or line.startswith("start")]
         for q in others:
             self.info[q] = seen[:]
