@@ -26,10 +26,14 @@ def open_ids(c: httpx.Client) -> list[str]:
 
 
 def test_anyone_takes_a_free_seat_of_a_public_game(server: ServerProcess) -> None:
-    g = table(server)
+    # three human seats, so that no bot moves before the stranger sits (a name is fixed
+    # once the game has started: test_seats)
+    g = table(server, humans=3)
     gid = g["id"]
-    # the creator takes seat 0 with its invitation; seat 1 is free for anyone
+    # the creator takes seat 0 with its invitation, a friend seat 2 with theirs; seat 1 is
+    # free for anyone
     mine = claim_seat(server.base, gid, g["seats"][0]["token"])
+    claim_seat(server.base, gid, g["seats"][2]["token"])
     with server.client() as c:
         seats = c.get(f"/api/games/{gid}").json()["seats"]
         assert [s["free"] for s in seats] == [False, True, False]
@@ -64,14 +68,18 @@ def test_anyone_takes_a_free_seat_of_a_public_game(server: ServerProcess) -> Non
 def test_taking_a_seat_is_refused_in_one_sentence_and_changes_nothing(
     server: ServerProcess,
 ) -> None:
-    public = table(server)
+    # no bot at this table: none moves (and fixes the names) before the seat is taken
+    public = table(server, humans=3)
+    with_bot = table(server)
     private = table(server, private=True)
     gid = public["id"]
     claim_seat(server.base, gid, public["seats"][0]["token"])
+    claim_seat(server.base, gid, public["seats"][2]["token"])
     cases = [
         (private["id"], {}, 403, "private"),
         (gid, {"seat": 0}, 409, "seat_taken"),  # taken by the creator
-        (gid, {"seat": 2}, 409, "seat_taken"),  # a bot's
+        (gid, {"seat": 2}, 409, "seat_taken"),  # taken with its invitation
+        (with_bot["id"], {"seat": 2}, 409, "seat_taken"),  # a bot's
         (gid, {"seat": 9}, 422, "bad_seat"),
         (gid, {"seat": -1}, 422, "invalid_request"),
         (gid, {"seat": "1"}, 422, "invalid_request"),
@@ -92,7 +100,7 @@ def test_taking_a_seat_is_refused_in_one_sentence_and_changes_nothing(
         # a name already at the table is refused too
         first = c.post(f"/api/games/{gid}/sit", json={"seat": 1, "name": "Ana"})
         assert first.status_code == 200
-        g2 = table(server)
+        g2 = table(server, humans=3)
         c.post(f"/api/games/{g2['id']}/sit", json={"seat": 0, "name": "Bo"})
         clash = c.post(f"/api/games/{g2['id']}/sit", json={"seat": 1, "name": "bo"})
         assert clash.status_code == 409 and clash.json()["code"] == "name_taken"
