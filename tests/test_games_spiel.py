@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pyspiel
@@ -19,8 +20,15 @@ from civcards.games.spiel import CHANCE, TERMINAL, TableCore
 assert og.SHORT_NAME
 
 
-def play_out(state: pyspiel.State, rng: random.Random) -> None:
+def play_out(
+    state: pyspiel.State,
+    rng: random.Random,
+    each: Callable[[pyspiel.State], None] | None = None,
+) -> None:
+    """Play ``state`` to its end at random (``each`` sees it before every action)."""
     while not state.is_terminal():
+        if each is not None:
+            each(state)
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
             action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
@@ -52,23 +60,20 @@ def test_a_cut_game_is_a_shared_victory(spec: str, players: int, share: float) -
 
 def test_the_deck_owes_its_cards_before_a_cut() -> None:
     """CIV: a player action that draws waits for its chance nodes; a cut waits for them too."""
+
+    def owed_cards_wait(state: pyspiel.State) -> None:
+        core = state.core
+        assert isinstance(core, CartaCore)
+        if core.todo:
+            assert core.chance_pending() and core.current_player() == CHANCE
+            assert not core.truncated
+
     rng = random.Random(2)
     for _ in range(20):
         state = pyspiel.load_game(
             "python_civ_carta(players=2,max_game_length=25)"
         ).new_initial_state()
-        while not state.is_terminal():
-            core = state.core
-            assert isinstance(core, CartaCore)
-            if core.todo:
-                assert core.chance_pending() and core.current_player() == CHANCE
-                assert not core.truncated
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
-            else:
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
+        play_out(state, rng, owed_cards_wait)
         assert state.core.todo == 0
 
 
