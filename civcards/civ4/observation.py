@@ -188,12 +188,11 @@ def observe(g: GameState, seat: int | None) -> Observation:
     plots = g.plots
     supply = g.supply
     techs = g.techs
-    fxs = g.fx
+    fxs = g.every_fx()  # each seat's culture and happiness (C49, C50)
     for s in range(g.n):
         hand: tuple[str, ...] | int = _listed(hands[s]) if s == seat else sum(hands[s])
         fx = fxs[s]
-        if fx is None:
-            fx = g.effects(s)  # the seat's culture and happiness (C49, C50)
+        sc = g.score(s)
         sup = supply[s]
         seats.append(
             PlayerView(
@@ -203,7 +202,7 @@ def observe(g: GameState, seat: int | None) -> Observation:
                 tuple(techs[s]),
                 fx.culture,
                 fx.happiness,
-                tuple(g.score(s)),  # type: ignore[arg-type]
+                (sc[0], sc[1], sc[2], sc[3]),
             )
         )
     over = g.finished
