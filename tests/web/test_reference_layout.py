@@ -76,14 +76,15 @@ _DRAWN_JS = """() => [...document.querySelectorAll('link[rel=stylesheet]')].ever
   && document.fonts.status === 'loaded'"""
 
 
-def problems(page: Any, path: str, shot: str) -> list[str]:
-    """The layout problems of the page at ``path`` (the guard's and this page's own)."""
+def problems(page: Any, path: str, shot: str, scope: str | None = None) -> list[str]:
+    """The layout problems of the page at ``path`` (the guard's, within ``scope`` if
+    given, and this page's own)."""
     page.goto(path)
     if "/rules/" in path:
         page.wait_for_selector("#cards[data-faced]")
         assert page.get_attribute("#cards", "data-faced") == "1", path
     page.wait_for_function(_DRAWN_JS)
-    found: list[str] = layout_problems(page) + page.evaluate(_MEASURE_JS)
+    found: list[str] = layout_problems(page, scope) + page.evaluate(_MEASURE_JS)
     found = list(dict.fromkeys(found))  # the guard's and the measure's same finding once
     if SHOTS:
         folder = Path(SHOTS)
@@ -145,17 +146,14 @@ def test_a_long_card_name_stays_whole_in_the_references_narrowest_column(
         page = ctx.new_page()
         found = {}
         for lang in LANGS:
-            page.goto(f"{server.base}/rules/civ4?lang={lang}")
-            page.wait_for_selector('#cards[data-faced="1"]')
-            page.wait_for_function(_DRAWN_JS)
+            found[lang] = problems(
+                page, f"{server.base}/rules/civ4?lang={lang}", f"ref-civ4-{lang}-600", "#cards"
+            )
             # the columns are at their narrowest: two of 16rem and a gap
             widths = page.evaluate(
                 "() => [...document.querySelectorAll('.ref-card')].map((c) => c.offsetWidth)"
             )
             assert max(widths) < 17 * 16, widths
-            found[lang] = list(
-                dict.fromkeys(layout_problems(page, "#cards") + page.evaluate(_MEASURE_JS))
-            )
         assert {lang: p for lang, p in found.items() if p} == {}
     finally:
         ctx.close()
