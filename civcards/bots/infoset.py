@@ -169,6 +169,17 @@ class InfoSetSearch(Bot):
                 return c
         return self.fallback(decision)  # pragma: no cover - a root branch is below a choice
 
+    def follow(self, decision: Decision, path: list[str]) -> Choice:
+        """The decision's choice ``path[0]``; the rest of ``path`` (the texts of the steps
+        below it to a whole move) is the plan. A path that is not below the decision's
+        choices gives the kit's own choice."""
+        for c in decision.choices:
+            if path and c.text == path[0]:
+                self._plan = list(path[1:])
+                return c
+        self._plan = []
+        return self.fallback(decision)
+
     def options(self, branches: Iterable[tuple[Hashable, float, int]]) -> list[OptionValue]:
         """The root's ``branches`` (key, value, visits) as options, most visited first."""
         out: list[OptionValue] = []

@@ -41,11 +41,11 @@ import math
 import sys
 from collections.abc import Callable, Hashable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..game_api import Choice, Game
+from ..game_api import Choice, Game, choice_path
 from .base import Decision
 from .infoset import InfoSetSearch, OptionValue
 from .ismcts import parse_budget
@@ -148,6 +148,7 @@ class NetSearchBot(InfoSetSearch):
         c_puct: float = C_PUCT,
         sample: bool = False,
         kit: SearchKit | None = None,
+        spell: bool | None = None,
     ) -> None:
         get = getattr(game, "encoding", None)
         enc = get() if get is not None else None
@@ -175,6 +176,10 @@ class NetSearchBot(InfoSetSearch):
         )
         self.c_puct = c_puct
         self.sample = sample
+        #: ``net`` spells each whole move with the network, one pass a token (civ4's
+        #: payments and card sets too), instead of choosing its first action only: by
+        #: default where the network was trained to (its file's ``meta["spell"]``)
+        self.spell = bool(loaded.meta.get("spell")) if spell is None else spell
         if iterations == 0 and seconds is None:
             self.name = "net" + (":sample" if sample else "")
         else:
@@ -188,6 +193,9 @@ class NetSearchBot(InfoSetSearch):
         #: sets a list): (observation vector, {action: share})
         self.records: list[tuple[Any, dict[int, float]]] | None = None
         self.last_root: _Node | None = None
+        #: a spelled move's passes (policy gradient's rows): the observation vector, the
+        #: legal actions, the action taken and its log-probability
+        self.last_steps: list[Spelled] = []
 
     # -- a decision -----------------------------------------------------------------
 
@@ -196,6 +204,9 @@ class NetSearchBot(InfoSetSearch):
         self.last_target = {}
         self.last_iterations = 0
         self.last_root = None
+        if decision.chosen is None:
+            # (kept below the move's steps: the rows of the whole move)
+            self.last_steps = []
         planned = self.start(decision)
         if planned is not None:
             return planned
@@ -209,6 +220,8 @@ class NetSearchBot(InfoSetSearch):
         if sampler is None:
             return self.fallback(decision)
         me = decision.seat
+        if alone and self.spell:
+            return self._spell(decision, sampler.sample(self.rng))
         if alone:
             return self._choose_alone(decision, sampler.sample(self.rng))
         self._seat = me
@@ -276,6 +289,32 @@ class NetSearchBot(InfoSetSearch):
                 if pick.text in tied:
                     return pick
         return choices[best]
+
+    def _spell(self, decision: Decision, g: Any) -> Choice:
+        """``net`` of a spelling network: the whole move, one forward pass a token of the
+        encoding (each the most probable legal action, or drawn with ``sample``), then the
+        decision's choice on the path to it, the steps below it the plan."""
+        table = self.enc.table(g.copy())
+        state = table.state
+        done = len(state.moves)
+        seat = decision.seat
+        steps = self.last_steps
+        while len(state.moves) == done:
+            legal = table.legal_actions()
+            x = np.array(table.encode(seat), np.float32)  # encode() may reuse its buffer
+            probs, _ = self.net.evaluate(x, legal)
+            p = probs.tolist()
+            if self.sample:
+                i = self.rng.choices(range(len(legal)), p)[0]
+            else:
+                i = max(range(len(legal)), key=p.__getitem__)
+            steps.append(Spelled(x, legal, legal[i], math.log(max(p[i], 1e-12))))
+            table.apply_unchecked(legal[i])
+        first = steps[0]
+        self.last_obs = first.x
+        self.last_target = {first.action: 1.0}
+        move = state.moves[done]
+        return self.follow(decision, [c.text for c in choice_path(self.game, g, move)])
 
     def _pick(self, root: _Node, edges: list[Edge], g0: Any) -> Hashable:
         prior = root.prior
@@ -462,29 +501,56 @@ class NetSearchBot(InfoSetSearch):
         return [v if s == mover else rest for s in range(n)]
 
 
+class Spelled(NamedTuple):
+    """One pass of a spelled move: the observation vector, the legal actions, the action
+    taken, its log-probability."""
+
+    x: Any
+    legal: list[int]
+    action: int
+    logp: float
+
+
 def _once(g: Any, edges: list[Edge]) -> None:
     """Each branch of a kit without ``edge_counts`` counts once (its ``edges`` lists a
     key as often as it weighs)."""
     return None
 
 
-def network_args(parts: str | None) -> tuple[bool, str | None]:
+class NetworkArgs(NamedTuple):
+    """The options after a network bot's budget (:func:`network_args`)."""
+
+    #: draw each move from the network's probabilities (``sample``)
+    sample: bool
+    #: the weights file named, if any
+    weights: str | None
+    #: ``spell``: spell whole moves; ``first``: the first action only; None: as the
+    #: network's file says
+    spell: bool | None
+
+
+def network_args(parts: str | None) -> NetworkArgs:
     """The options after a network bot's budget, ``:``-separated: whether it samples its
-    moves (``sample``) and the weights file it names, if any (``net:sample:FILE``).
+    moves (``sample``), whether ``net`` spells whole moves (``spell``) or chooses their
+    first action (``first``), and the weights file it names, if any
+    (``net:sample:FILE``).
 
     >>> network_args("sample:run/policy.npz")
-    (True, 'run/policy.npz')
-    >>> network_args(None)
-    (False, None)
+    NetworkArgs(sample=True, weights='run/policy.npz', spell=None)
+    >>> network_args("spell")
+    NetworkArgs(sample=False, weights=None, spell=True)
     """
     sample = False
+    spell: bool | None = None
     weights: str | None = None
     for part in filter(None, (p.strip() for p in (parts or "").split(":"))):
         if part == "sample":
             sample = True
+        elif part in ("spell", "first"):
+            spell = part == "spell"
         else:
             weights = part
-    return sample, weights
+    return NetworkArgs(sample, weights, spell)
 
 
 def names_weights_file(name: str, arg: str | None) -> bool:
@@ -493,27 +559,33 @@ def names_weights_file(name: str, arg: str | None) -> bool:
     rest = arg or ""
     if name == "ismcts+net":
         rest = rest.partition(":")[2]
-    return network_args(rest)[1] is not None
+    return network_args(rest).weights is not None
 
 
 def make_net(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
-    """The factory of ``net`` (``net:sample``, ``net:FILE``)."""
-    sample, weights = network_args(arg)
-    return NetSearchBot(game, seed, weights=weights, iterations=0, sample=sample)
+    """The factory of ``net`` (``net:sample``, ``net:spell``, ``net:FILE``)."""
+    args = network_args(arg)
+    return NetSearchBot(
+        game, seed, weights=args.weights, iterations=0, sample=args.sample, spell=args.spell
+    )
 
 
 def make_net_search(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
     """The factory of ``ismcts+net``, ``ismcts+net:400it``, ``ismcts+net:1s:FILE``."""
     budget, _, rest = (arg or "").partition(":")
     its, secs = parse_budget(budget or f"{DEFAULT_ITERATIONS}it")
-    sample, weights = network_args(rest)
-    return NetSearchBot(game, seed, weights=weights, iterations=its, seconds=secs, sample=sample)
+    args = network_args(rest)
+    return NetSearchBot(
+        game, seed, weights=args.weights, iterations=its, seconds=secs, sample=args.sample
+    )
 
 
 __all__ = [
     "C_PUCT",
     "DEFAULT_ITERATIONS",
     "NetSearchBot",
+    "NetworkArgs",
+    "Spelled",
     "has_network",
     "load_network",
     "make_net",

@@ -101,6 +101,12 @@ def run_train(
             ("gauntlet_search", 0),
         ),
     )
+    if settings["spell"] not in ("", "all", "rest"):
+        problems.append("--spell must be all or rest (or '' for the first action of each move)")
+    if int(settings["init_epochs"]) < 0:
+        problems.append("--init-epochs must be 0 or more")
+    elif int(settings["init_epochs"]) and not settings["init"]:
+        problems.append("--init-epochs trains an --init network: name one with --init")
     if settings["expert_target"] not in ("move", "visits"):
         problems.append("--expert-target must be move or visits")
     if float(settings["warm_mix"]) < 0:
@@ -300,6 +306,23 @@ def register(app: typer.Typer) -> None:
                 "(pg: the network to fine-tune, default the game's shipped one).",
             ),
         ] = "",
+        init_epochs: Annotated[
+            int,
+            typer.Option(
+                "--init-epochs",
+                help="Passes over generation 0's examples that the --init network trains "
+                "(0: taken as it is).",
+            ),
+        ] = 0,
+        spell: Annotated[
+            str,
+            typer.Option(
+                "--spell",
+                help="Imitate whole moves, token by token, for a network that spells them "
+                "(net chooses civ4's payments and card sets too): 'all' every token, "
+                "'rest' every token after the first ('': the first action only).",
+            ),
+        ] = "",
         validation: Annotated[
             float,
             typer.Option(
@@ -347,6 +370,8 @@ def register(app: typer.Typer) -> None:
             "warm_mix": warm_mix,
             "lr": lr,
             "init": init,
+            "init_epochs": init_epochs,
+            "spell": spell,
             "validation": validation,
             "value_weight": value_weight,
         }

@@ -13,7 +13,11 @@ A run lives in one folder (``--out``):
 
 Generation 0 is the warm start: ``warm_games`` games of the teacher (``greedy``)
 against itself, the network trained to imitate its moves and predict the
-outcomes (or, with ``init``, a given network taken as it is). Every later
+outcomes (or, with ``init``, a given network taken as it is, or trained
+``init_epochs`` passes on them). With ``spell`` the examples are the tokens of
+the teacher's whole moves (``all``, or ``rest``: those after the first), and
+the network's file says it spells (``meta["spell"]``: ``net`` then chooses a
+move token by token, civ4's payments and card sets included). Every later
 generation plays ``games`` games that make examples: with an ``expert`` (a plain
 search such as ``ismcts:1000it``), games of the expert against itself whose
 targets are its root visits and outcomes; without, self-play games of
@@ -91,6 +95,13 @@ class TrainConfig:
     #: the value loss's weight beside the policy's (civ4: 0.1, below 1 the value
     #: over-fits the few outcomes of the warm start's games at once)
     value_weight: float = 1.0
+    #: imitation of whole moves, for a network that spells them (``net`` one pass a
+    #: token): ``all`` every token of the teacher's moves, ``rest`` every token after the
+    #: first (to teach an ``init`` network's payments and card sets, keeping its first
+    #: choices); "": the first action of each move
+    spell: str = ""
+    #: passes over generation 0's examples of an ``init`` network (0: taken as it is)
+    init_epochs: int = 0
 
 
 #: the settings of a run.json written before a setting existed (they resume unchanged)
@@ -102,6 +113,8 @@ LEGACY: dict[str, Any] = {
     "init": "",
     "validation": 0.0,
     "value_weight": 1.0,
+    "spell": "",
+    "init_epochs": 0,
 }
 
 
@@ -152,7 +165,9 @@ WARM_FILE = "warm.npz"
 
 def warm_config(game: Game, cfg: TrainConfig) -> ExampleConfig:
     """Generation 0's games: the teacher (``greedy``) against itself."""
-    return ExampleConfig(game.name, "imitate", cfg.seed, 0, cfg.players, teacher="greedy")
+    return ExampleConfig(
+        game.name, "imitate", cfg.seed, 0, cfg.players, teacher="greedy", spell=cfg.spell
+    )
 
 
 def _warm_sample(
@@ -287,6 +302,7 @@ def run_training(
                 cfg.players,
                 teacher=cfg.expert,
                 target=cfg.expert_target,
+                spell=cfg.spell,
             )
             count = cfg.games
         else:
@@ -329,7 +345,7 @@ def run_training(
         t_play = time.perf_counter() - t0
         if gen == 0 and cfg.init:
             net = PolicyValueNet.load(Path(cfg.init))
-            epochs = 0
+            epochs = cfg.init_epochs
         elif gen == 0:
             net = PolicyValueNet.fresh(
                 obs_size,
@@ -374,6 +390,8 @@ def run_training(
             on_epoch=on_epoch,
         )
         net.meta.update({"generation": gen, "seed": cfg.seed, "config": asdict(cfg)})
+        if cfg.spell:
+            net.meta["spell"] = True
         net.save(_path(out, "net", gen))
         save_examples(_path(out, "buffer", gen), kept)
         t_train = time.perf_counter() - t0 - t_play

@@ -10,7 +10,8 @@ from 47 % to 59.6 % against ``greedy`` (``docs/learning.md``). A run, from a net
   network's probabilities) against ``opponent`` (``greedy``), the network in seat
   ``i % players`` of game ``i``, each on a new deal, and keeps every top-level
   decision of the network: its observation vector, legal actions, the action taken
-  and its log-probability;
+  and its log-probability (a network that spells its moves, ``meta["spell"]``: every
+  pass of a spelled move with more than one legal token, payments and card sets too);
 * then PPO: ``epochs`` passes in batches of ``batch`` over them, the clipped ratio
   (``clip``), the advantage the outcome (the seat's share of the victory) less the
   value head's chance (normalised), an entropy bonus (``entropy``), the value head
@@ -188,7 +189,15 @@ def play_pg_game(cfg: PGGames, i: int, game: Game) -> PGGame:
         choices = game.choices(state)
         pick = bot_choice(me, game, state)
         probs = me.last_target
-        if me.last_obs is not None and probs:
+        if me.last_steps:
+            # a spelled move: each pass with a choice of tokens is a row of its own
+            for step in me.last_steps:
+                if len(step.legal) > 1:
+                    xs.append(step.x)
+                    legals.append(step.legal)
+                    acts.append(step.action)
+                    logps.append(step.logp)
+        elif me.last_obs is not None and probs:
             # the network drew among the actions of the moves (its probabilities over the
             # legal actions, renormalised over those): they are the row's policy
             names = action_names(enc.table(state), list(probs))

@@ -53,6 +53,10 @@ class ExampleConfig:
     teacher: str = "greedy"
     #: an imitated search's target: ``move`` (its move) or ``visits`` (its root visits)
     target: str = "move"
+    #: imitation of the teacher's whole moves (a network that spells them, one pass a
+    #: token): ``all`` its every token, ``rest`` every token after the first; "" only
+    #: the first action of each move (the default)
+    spell: str = ""
 
 
 def _col_type(width: int) -> type[np.unsignedinteger[Any]] | type[np.int32]:
@@ -272,6 +276,21 @@ def _pack(rows: list[tuple[Any, dict[int, float], int]], outcome: list[float]) -
     return Examples(SparseObs.from_dense(obs), acts, shares, outs)
 
 
+def spelled_rows(
+    enc: Any, state: Any, move: str, seat: int, rest: bool
+) -> list[tuple[Any, dict[int, float], int]]:
+    """An example for each token of ``move`` that was a choice (more than one legal
+    action), in a copy of ``state``: the observation vector as the token is chosen (the
+    tokens before it included) and the token; ``rest``: the first token's left out."""
+    table = enc.table(state.copy())
+    rows: list[tuple[Any, dict[int, float], int]] = []
+    for i, a in enumerate(enc.action_of(enc.table(state), move)):
+        if len(table.legal_actions()) > 1 and not (rest and i == 0):
+            rows.append((np.array(table.encode(seat), np.float32), {a: 1.0}, seat))
+        table.apply_unchecked(a)
+    return rows
+
+
 def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
     """Game ``i`` of the generation, played to the end; its examples."""
     gseed = game_seed(cfg, i)
@@ -286,7 +305,9 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
         while state.to_move is not None:
             seat = state.to_move
             pick = bot_choice(bots[seat], game, state)
-            if len(game.choices(state)) > 1:
+            if cfg.spell and len(game.choices(state)) > 1:
+                rows += spelled_rows(enc, state, pick.text, seat, cfg.spell == "rest")
+            elif len(game.choices(state)) > 1:
                 table = enc.table(state)
                 target: dict[int, float] = {}
                 # a search teacher's root visits (``visits``), else its move
@@ -342,4 +363,5 @@ __all__ = [
     "TopOptions",
     "game_seed",
     "play_example_game",
+    "spelled_rows",
 ]
