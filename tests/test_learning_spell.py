@@ -97,6 +97,8 @@ def test_the_file_says_whether_net_spells_and_the_name_may_say_otherwise(tmp_pat
     bot_choice(first, game, state)
     bot_choice(forced, game, state)
     assert not first.last_steps and forced.last_steps
+    with pytest.raises(ValueError, match="options of net"):
+        make_bot(game, f"ismcts+net:10it:spell:{spells}", seed=1)
 
 
 @pytest.mark.parametrize("spec", ["net", "net:sample"])

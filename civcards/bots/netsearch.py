@@ -575,6 +575,11 @@ def make_net_search(game: Game, arg: str | None, seed: int | None) -> NetSearchB
     budget, _, rest = (arg or "").partition(":")
     its, secs = parse_budget(budget or f"{DEFAULT_ITERATIONS}it")
     args = network_args(rest)
+    if args.spell is not None:
+        raise ValueError(
+            "ismcts+net reads the network's first action of each move: "
+            "'spell' and 'first' are options of net"
+        )
     return NetSearchBot(
         game, seed, weights=args.weights, iterations=its, seconds=secs, sample=args.sample
     )
