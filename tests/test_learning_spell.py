@@ -99,6 +99,8 @@ def test_the_file_says_whether_net_spells_and_the_name_may_say_otherwise(tmp_pat
     assert not first.last_steps and forced.last_steps
     with pytest.raises(ValueError, match="options of net"):
         make_bot(game, f"ismcts+net:10it:spell:{spells}", seed=1)
+    with pytest.raises(ValueError, match="not spelled in tokens"):
+        make_bot(get_game("carta"), "net:spell", seed=1)
 
 
 @pytest.mark.parametrize("spec", ["net", "net:sample"])
@@ -177,7 +179,10 @@ def test_train_refuses_bad_spelling_options_in_sentences(tmp_path: Path) -> None
     assert bad.exit_code == 2 and "--spell must be all or rest" in bad.output
     lone = runner.invoke(app, ["train", "--game", "civ4", "--init-epochs", "2", "--out", out])
     assert lone.exit_code == 2 and "--init-epochs trains an --init network" in lone.output
-    assert "Traceback" not in bad.output + lone.output and not (tmp_path / "r").exists()
+    carta = runner.invoke(app, ["train", "--game", "carta", "--spell", "all", "--out", out])
+    assert carta.exit_code == 2 and "moves are not spelled in tokens" in carta.output
+    assert "Traceback" not in bad.output + lone.output + carta.output
+    assert not (tmp_path / "r").exists()
 
 
 def test_a_spelled_warm_start_marks_its_network(tmp_path: Path) -> None:

@@ -180,6 +180,11 @@ class NetSearchBot(InfoSetSearch):
         #: payments and card sets too), instead of choosing its first action only: by
         #: default where the network was trained to (its file's ``meta["spell"]``)
         self.spell = bool(loaded.meta.get("spell")) if spell is None else spell
+        if self.spell and not getattr(enc, "spells_moves", False):
+            raise ValueError(
+                f"{game.title}'s moves are not spelled in tokens, so net cannot spell them "
+                "('spell' is for civ4)"
+            )
         if iterations == 0 and seconds is None:
             self.name = "net" + (":sample" if sample else "")
         else:

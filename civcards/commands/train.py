@@ -103,6 +103,8 @@ def run_train(
     )
     if settings["spell"] not in ("", "all", "rest"):
         problems.append("--spell must be all or rest (or '' for the first action of each move)")
+    elif settings["spell"] and not getattr(game.encoding(), "spells_moves", False):
+        problems.append(f"--spell: {game.title}'s moves are not spelled in tokens (civ4's are)")
     if int(settings["init_epochs"]) < 0:
         problems.append("--init-epochs must be 0 or more")
     elif int(settings["init_epochs"]) and not settings["init"]:

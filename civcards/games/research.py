@@ -48,6 +48,7 @@ class TableEncoding(Generic[T]):
         gymnasium_id: str,
         openspiel_name: str,
         spiel: Any,
+        spells_moves: bool = False,
     ) -> None:
         self._table = table
         self._encode = encode
@@ -58,6 +59,9 @@ class TableEncoding(Generic[T]):
         self.actions = actions
         self.observation_layout = observation_layout
         self.pettingzoo_name = pettingzoo_name
+        #: every move is spelled as several actions (tokens) and the table's ``state``
+        #: lists the moves played (``moves``): a network may spell whole moves (``net``)
+        self.spells_moves = spells_moves
         self.gymnasium_id = gymnasium_id
         self.openspiel_name = openspiel_name
 
@@ -73,7 +77,7 @@ class TableEncoding(Generic[T]):
     ) -> TableEncoding[Any]:
         """The encoding of a game's ``encoding`` module, which defines ``Table``,
         ``encode_observation``, ``NUM_ACTIONS``, ``OBS_SIZE``, ``OBS_HIGH``, ``ACTIONS`` and
-        ``OBS_LAYOUT``."""
+        ``OBS_LAYOUT`` (and ``SPELLS_MOVES`` where its moves are spelled in tokens)."""
         return TableEncoding(
             table=encoding.Table,
             encode=encoding.encode_observation,
@@ -86,6 +90,7 @@ class TableEncoding(Generic[T]):
             gymnasium_id=gymnasium_id,
             openspiel_name=openspiel_name,
             spiel=spiel,
+            spells_moves=bool(getattr(encoding, "SPELLS_MOVES", False)),
         )
 
     def table(self, state: Any) -> T:

@@ -59,6 +59,10 @@ from .tokens import (
 
 Item = tuple[tuple[int, ...], Choice]
 
+#: every move is spelled as tokens, and a :class:`Table`'s state lists the moves played:
+#: ``net`` may spell whole moves (:mod:`civcards.bots.netsearch`)
+SPELLS_MOVES = True
+
 
 # ---------------------------------------------------------------------------
 # The action table
@@ -280,6 +284,7 @@ __all__ = [
     "OBS_OFFSETS",
     "OBS_SIZE",
     "REL_SEATS",
+    "SPELLS_MOVES",
     "STEAL_CODES",
     "STEPS",
     "STOP",
