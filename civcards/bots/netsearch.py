@@ -315,9 +315,6 @@ class NetSearchBot(InfoSetSearch):
                 i = max(range(len(legal)), key=p.__getitem__)
             steps.append(Spelled(x, legal, legal[i], math.log(max(p[i], 1e-12))))
             table.apply_unchecked(legal[i])
-        first = steps[0]
-        self.last_obs = first.x
-        self.last_target = {first.action: 1.0}
         move = state.moves[done]
         return self.follow(decision, [c.text for c in choice_path(self.game, g, move)])
 

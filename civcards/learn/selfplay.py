@@ -305,9 +305,10 @@ def play_example_game(cfg: ExampleConfig, i: int, game: Game) -> Examples:
         while state.to_move is not None:
             seat = state.to_move
             pick = bot_choice(bots[seat], game, state)
-            if cfg.spell and len(game.choices(state)) > 1:
+            many = len(game.choices(state)) > 1
+            if many and cfg.spell:
                 rows += spelled_rows(enc, state, pick.text, seat, cfg.spell == "rest")
-            elif len(game.choices(state)) > 1:
+            elif many:
                 table = enc.table(state)
                 target: dict[int, float] = {}
                 # a search teacher's root visits (``visits``), else its move
