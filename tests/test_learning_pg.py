@@ -78,6 +78,10 @@ def test_bad_options_get_one_sentence_and_exit_2(tmp_path: Path) -> None:
         (["--method", "pg", "--generations", "3"], "--method pg counts --iterations"),
         (["--method", "nope"], "--method must be one of expert, pg"),
         (["--entropy", "0.01"], "--entropy is an option of --method pg only"),
+        # the expert method's own options are refused, not ignored
+        (["--method", "pg", "--warm-games", "10"], "--warm-games is an option of --method expert"),
+        (["--method", "pg", "--spell", "all"], "--spell is an option of --method expert only"),
+        (["--method", "pg", "--hidden", "64"], "--hidden is an option of --method expert only"),
     ]
     for args, sentence in cases:
         res = runner.invoke(app, ["train", "--game", "carta", "--out", str(out), *args])

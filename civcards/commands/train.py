@@ -32,7 +32,35 @@ EXPERT_DEFAULTS: dict[str, Any] = {
     "lr": 1e-3,
     "value_weight": 1.0,
     "gauntlet_search": 2,
+    # the expert method's own options (refused with --method pg)
+    "warm_games": 400,
+    "warm_epochs": 6,
+    "buffer": 200_000,
+    "hidden": 256,
+    "trunk": 128,
+    "gauntlet": 20,
+    "expert": "ismcts:1000it",
+    "expert_target": "move",
+    "warm_mix": 1.0,
+    "init_epochs": 0,
+    "spell": "",
+    "validation": 0.1,
 }
+#: the options only the expert method reads
+EXPERT_ONLY = (
+    "warm_games",
+    "warm_epochs",
+    "buffer",
+    "hidden",
+    "trunk",
+    "gauntlet",
+    "expert",
+    "expert_target",
+    "warm_mix",
+    "init_epochs",
+    "spell",
+    "validation",
+)
 METHODS = ("expert", "pg")
 
 
@@ -75,7 +103,11 @@ def run_train(
     if method == "pg":
         if generations is not None:
             problems.append("--method pg counts --iterations, not --generations")
-        values = {**settings, **pg}
+        given = [k for k in EXPERT_ONLY if settings.get(k) is not None]
+        if given:
+            flag = given[0].replace("_", "-")
+            problems.append(f"--{flag} is an option of --method expert only")
+        values = {k: v for k, v in settings.items() if k not in EXPERT_ONLY} | pg
         values = {k: (PG_DEFAULTS.get(k) if v is None else v) for k, v in values.items()}
         return run_pg_command(game, out, values, jobs, ray, as_json, show_progress, problems)
     given = [k for k in PG_ONLY if pg.get(k) is not None]
@@ -211,8 +243,9 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
         players: Annotated[int, typer.Option("--players", "-p", help="Players.")] = 2,
         warm_games: Annotated[
-            int, typer.Option("--warm-games", help="Greedy games imitated in generation 0.")
-        ] = 400,
+            int | None,
+            typer.Option("--warm-games", help="Greedy games imitated in generation 0 (400)."),
+        ] = None,
         games: Annotated[
             int | None,
             typer.Option(
@@ -234,16 +267,23 @@ def register(app: typer.Typer) -> None:
             typer.Option("--epochs", help="Passes over the buffer (with pg: the games) (3)."),
         ] = None,
         warm_epochs: Annotated[
-            int, typer.Option("--warm-epochs", help="Passes over generation 0's examples.")
-        ] = 6,
+            int | None,
+            typer.Option("--warm-epochs", help="Passes over generation 0's examples (6)."),
+        ] = None,
         buffer: Annotated[
-            int, typer.Option("--buffer", help="Examples kept in the replay buffer.")
-        ] = 200_000,
-        hidden: Annotated[int, typer.Option("--hidden", help="First hidden layer's units.")] = 256,
-        trunk: Annotated[int, typer.Option("--trunk", help="Second hidden layer's units.")] = 128,
+            int | None,
+            typer.Option("--buffer", help="Examples kept in the replay buffer (200,000)."),
+        ] = None,
+        hidden: Annotated[
+            int | None, typer.Option("--hidden", help="First hidden layer's units (256).")
+        ] = None,
+        trunk: Annotated[
+            int | None, typer.Option("--trunk", help="Second hidden layer's units (128).")
+        ] = None,
         gauntlet: Annotated[
-            int, typer.Option("--gauntlet", help="Games of net against greedy a generation.")
-        ] = 20,
+            int | None,
+            typer.Option("--gauntlet", help="Games of net against greedy a generation (20)."),
+        ] = None,
         gauntlet_search: Annotated[
             int | None,
             typer.Option(
@@ -273,29 +313,29 @@ def register(app: typer.Typer) -> None:
             float | None, typer.Option("--entropy", help="pg: the entropy bonus (0.003).")
         ] = None,
         expert: Annotated[
-            str,
+            str | None,
             typer.Option(
                 "--expert",
                 help="The plain search whose games and root visits generations 1… learn "
-                "from (expert iteration); '' for self-play of ismcts+net.",
+                "from (expert iteration; default ismcts:1000it); '' for self-play of ismcts+net.",
             ),
-        ] = "ismcts:1000it",
+        ] = None,
         expert_target: Annotated[
-            str,
+            str | None,
             typer.Option(
                 "--expert-target",
                 help="What the expert's examples teach: 'move' (its move) or 'visits' "
-                "(the shares of its root visits).",
+                "(the shares of its root visits); default move.",
             ),
-        ] = "move",
+        ] = None,
         warm_mix: Annotated[
-            float,
+            float | None,
             typer.Option(
                 "--warm-mix",
                 help="Warm-start (greedy) examples mixed into each later generation's "
-                "training, per buffer example (0: only through the buffer).",
+                "training, per buffer example (0: only through the buffer; default 1).",
             ),
-        ] = 1.0,
+        ] = None,
         lr: Annotated[
             float | None,
             typer.Option("--lr", help="Adam's learning rate (1e-3; with pg 3e-5)."),
@@ -309,30 +349,30 @@ def register(app: typer.Typer) -> None:
             ),
         ] = "",
         init_epochs: Annotated[
-            int,
+            int | None,
             typer.Option(
                 "--init-epochs",
                 help="Passes over generation 0's examples that the --init network trains "
-                "(0: taken as it is).",
+                "(0, the default: taken as it is).",
             ),
-        ] = 0,
+        ] = None,
         spell: Annotated[
-            str,
+            str | None,
             typer.Option(
                 "--spell",
                 help="Imitate whole moves, token by token, for a network that spells them "
                 "(net chooses civ4's payments and card sets too): 'all' every token, "
-                "'rest' every token after the first ('': the first action only).",
+                "'rest' every token after the first ('', the default: the first action only).",
             ),
-        ] = "",
+        ] = None,
         validation: Annotated[
-            float,
+            float | None,
             typer.Option(
                 "--validation",
                 help="The share of generation 0's games held out: their loss after every "
-                "epoch, and early stopping on it (0: none).",
+                "epoch, and early stopping on it (0: none; default 0.1).",
             ),
-        ] = 0.1,
+        ] = None,
         value_weight: Annotated[
             float | None,
             typer.Option(
