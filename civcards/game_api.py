@@ -453,7 +453,9 @@ class Game(Protocol):
     #: catalogue keys of the lobby's words for the options: ``"name"`` -> the key of
     #: the option's label, ``"name=value"`` -> the key of a choice's label, ``"name:help"``
     #: -> the key of the option's tip, ``"name=value:help"`` -> a choice's line (a label
-    #: without a key is the option's help, a choice's is its value, a tip's the help)
+    #: without a key is the option's help, a choice's is its value, a tip's the help);
+    #: ``"title"`` -> the key of the game's title in the page's language (without it, the
+    #: web table shows :attr:`title`)
     web_texts: Mapping[str, str]
 
     def web_view(

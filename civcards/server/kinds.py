@@ -110,6 +110,13 @@ def _label(lang: str, key: str | None, fallback: str) -> str:
     return t(lang, key) if key and key in MESSAGES else fallback
 
 
+def game_title(game: Game, lang: str) -> str:
+    """``game``'s title in ``lang``: the catalogue text its ``web_texts["title"]`` names
+    (civ4: ``ccg.title``), else its ``title`` (a game without that key)."""
+    texts: Mapping[str, str] = getattr(game, "web_texts", None) or {}
+    return _label(normalize_lang(lang), texts.get("title"), game.title)
+
+
 def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[dict[str, str]]:
     """The bots the lobby offers for ``game``: its light bots by name, and its top level,
     the game's strongest search (:func:`~civcards.bots.table_search`: ``ismcts``, or CIV's
@@ -134,8 +141,8 @@ def bot_levels(game: Game, lang: str, caps: BotSettings | None = None) -> list[d
 
 
 def describe_kind(game: Game, lang: str, caps: BotSettings | None = None) -> dict[str, Any]:
-    """What the lobby shows of ``game`` in ``lang``: its title, player counts, options
-    (with their labels) and bots (:func:`bot_levels`, within the server's ``caps``)."""
+    """What the lobby shows of ``game`` in ``lang``: its title (:func:`game_title`), player
+    counts, options (with their labels) and bots (:func:`bot_levels`, within the server's ``caps``)."""
     lang = normalize_lang(lang)
     texts: Mapping[str, str] = getattr(game, "web_texts", None) or {}
     options = []
@@ -154,7 +161,7 @@ def describe_kind(game: Game, lang: str, caps: BotSettings | None = None) -> dic
     bots = bot_levels(game, lang, caps)
     return {
         "name": game.name,
-        "title": game.title,
+        "title": game_title(game, lang),
         # a line shown with the title (e.g. civ4: the card set is reconstructed)
         "note": _label(lang, texts.get("note"), str(getattr(game, "note", "") or "")),
         "min_players": game.min_players,
@@ -177,6 +184,7 @@ __all__ = [
     "default_bot",
     "describe_kind",
     "describe_kinds",
+    "game_title",
     "load_extra_games",
     "web_assets",
     "web_module",

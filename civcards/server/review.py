@@ -74,7 +74,7 @@ from ..i18n import LANGS, normalize_lang
 from .botpool import end_pool, init_analysis_worker, wait_pools
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
 from .i18n_web import catalogue, seat_names
-from .kinds import web_module
+from .kinds import game_title, web_module
 
 log = logging.getLogger("civcards.server.review")
 
@@ -546,7 +546,7 @@ def review_router(server: TableServer) -> APIRouter:
         return {
             "id": rid,
             "game": game.name,
-            "title": game.title,
+            "title": game_title(game, lang),
             "players": len(names),
             "names": names,
             "moves": moves,
@@ -700,10 +700,14 @@ def review_router(server: TableServer) -> APIRouter:
 
     # -- pages -----------------------------------------------------------------------
 
-    def page(request: Request, **ctx: Any) -> HTMLResponse:
-        from .web import browser_lang
+    def page_lang(request: Request) -> str:
+        """A page's language: its ``?lang=``, else the browser's."""
+        from .web import page_lang as lang_of
 
-        lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
+        return lang_of(request)
+
+    def page(request: Request, **ctx: Any) -> HTMLResponse:
+        lang = page_lang(request)
         return templates.TemplateResponse(
             request,
             "review.html",
@@ -722,7 +726,7 @@ def review_router(server: TableServer) -> APIRouter:
             request,
             review_id=rid,
             module=f"/static/{web_module(live.game)}",
-            title=live.game.title,
+            title=game_title(live.game, page_lang(request)),
         )
 
     return router

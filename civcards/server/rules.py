@@ -35,7 +35,7 @@ from ..game_api import (
 from ..i18n import LANGS, normalize_lang, t
 from .core import ApiError
 from .i18n_web import catalogue
-from .kinds import describe_kind, web_assets
+from .kinds import describe_kind, game_title, web_assets
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -139,7 +139,7 @@ def rules_markdown(game: Game, lang: str, options: dict[str, Any] | None = None)
     if page is not None:
         return str(page(lang, options) if options else page(lang))
     kind = describe_kind(game, lang)
-    lines = [f"# {game.title}", ""]
+    lines = [f"# {game_title(game, lang)}", ""]
     lines += [f"- **{o['label']}**: {o['help']}" for o in kind["options"]]
     return "\n".join(lines)
 
@@ -171,7 +171,7 @@ def rules_json(game: Game, lang: str, options: dict[str, Any] | None = None) -> 
     md = rules_markdown(game, lang, options)
     return {
         "game": game.name,
-        "title": game.title,
+        "title": game_title(game, lang),
         "lang": lang,
         "markdown": md,
         "html": markdown_html(md),
@@ -201,7 +201,7 @@ def _page(request: Request, lang: str, **ctx: Any) -> HTMLResponse:
 @router.get("/rules", response_class=HTMLResponse, include_in_schema=False)
 async def rules_index(request: Request, lang: LANG_Q = None) -> HTMLResponse:
     code = _lang(request, lang)
-    games = [{"name": g.name, "title": g.title} for g in all_games()]
+    games = [{"name": g.name, "title": game_title(g, code)} for g in all_games()]
     return _page(request, code, games=games, rules=None, faces=None)
 
 

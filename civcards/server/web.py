@@ -22,7 +22,7 @@ from ..game_api import DEFAULT_GAME, all_games
 from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
 from .i18n_web import catalogue, seat_names
-from .kinds import describe_kinds, web_assets, web_module, web_view
+from .kinds import describe_kinds, game_title, web_assets, web_module, web_view
 from .outcomes import people_result, resigned_seats
 
 HERE = Path(__file__).parent
@@ -36,6 +36,11 @@ def browser_lang(request: Request) -> str:
         if code in LANGS:
             return code
     return "en"
+
+
+def page_lang(request: Request) -> str:
+    """A page's language: its ``?lang=``, else the browser's (:func:`browser_lang`)."""
+    return normalize_lang(request.query_params.get("lang") or browser_lang(request))
 
 
 #: the words of choices already described, per game, language and names (a choice's
@@ -81,6 +86,7 @@ def decorate(live: Live, view: dict[str, Any], lang: str, obs: Any = None) -> No
     game = live.game
     view["lang"] = lang
     view["names"] = names
+    view["game"]["title"] = game_title(game, lang)  # live.public()'s is the game's own
     extra = web_view(game, live.state, view["seat"], names, lang, obs)
     view["log"] = extra.pop("log", [])
     game_result = extra.pop("result", None)
@@ -134,7 +140,7 @@ def add_pages(app: FastAPI, server: TableServer) -> None:
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, **ctx: Any) -> HTMLResponse:
-        lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
+        lang = page_lang(request)
         cat = catalogue(lang)
         return templates.TemplateResponse(
             request,
@@ -145,7 +151,7 @@ def add_pages(app: FastAPI, server: TableServer) -> None:
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def lobby(request: Request) -> HTMLResponse:
-        lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
+        lang = page_lang(request)
         return page(
             request,
             "lobby.html",
@@ -163,7 +169,7 @@ def add_pages(app: FastAPI, server: TableServer) -> None:
             "table.html",
             game_id=game_id,
             module=f"/static/{web_module(live.game)}",
-            title=live.game.title,
+            title=game_title(live.game, page_lang(request)),
         )
 
     @app.get("/api/i18n/{lang}", tags=["i18n"], summary="Every text of the interface in a language")

@@ -139,3 +139,36 @@ def test_a_cleared_number_option_means_its_default(server: ServerProcess, tmp_pa
             assert info["private"] is False
         finally:
             b.close()
+
+
+#: civ4's title in each language (its catalogue's ``ccg.title``)
+CIV4_TITLES = {
+    "en": "Civilization: The Card Game",
+    "de": "Civilization: Das Kartenspiel",
+    "es": "Civilization: el juego de cartas",
+    "fr": "Civilization : le jeu de cartes",
+    "pt": "Civilization: o jogo de cartas",
+}
+
+
+def test_the_games_title_is_in_the_pages_language(server: ServerProcess) -> None:
+    """The lobby's kinds, the table's page and the table's view give a game's title in the
+    reader's language, not always in English."""
+    gid = server.create(claim=False, **game(game="civ4"))["id"]
+    with server.client() as c:
+        for lang, title in CIV4_TITLES.items():
+            kinds = c.get("/api/kinds", params={"lang": lang}).json()["games"]
+            assert next(k["title"] for k in kinds if k["name"] == "civ4") == title, lang
+        carta = c.get("/api/kinds?lang=fr").json()["games"]
+        assert next(k["title"] for k in carta if k["name"] == "carta") == (
+            "CIV : Carta Impera Victoria"
+        )
+        # the table: its page (by ?lang= or the browser's language) and its view
+        table = c.get(f"/game/{gid}?lang=fr").text
+        assert f'data-testid="game-title">{CIV4_TITLES["fr"]}</h2>' in table
+        table = c.get(f"/game/{gid}", headers={"Accept-Language": "de-DE,de;q=0.9"}).text
+        assert f"<title>{CIV4_TITLES['de']} · civcards</title>" in table
+        view = c.get(f"/api/games/{gid}/state?lang=fr").json()
+        assert view["lang"] == "fr" and view["game"]["title"] == CIV4_TITLES["fr"]
+        view = c.get(f"/api/games/{gid}/state?lang=en").json()
+        assert view["game"]["title"] == CIV4_TITLES["en"]

@@ -4,6 +4,7 @@ in Debian's Chromium."""
 
 from __future__ import annotations
 
+import html
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -405,3 +406,19 @@ def test_the_whole_position_is_drawn_by_the_game_and_bots_are_named_as_at_the_ta
     assert not errors, errors
     for ctx in b.contexts:  # the pages' own contexts
         ctx.close()
+
+
+def test_the_review_names_the_game_in_the_readers_language(
+    server: ServerProcess, finished: str
+) -> None:
+    """The review (its API, its page, a position's view) gives the game's title in the
+    reader's language: carta's French one spaces its colon."""
+    french = "CIV : Carta Impera Victoria"
+    assert net.get(f"{server.base}/api/review/{finished}?lang=fr").json()["title"] == french
+    assert net.get(f"{server.base}/api/review/{finished}?lang=en").json()["title"] == (
+        "CIV: Carta Impera Victoria"
+    )
+    page = html.unescape(net.get(f"{server.base}/review/{finished}?lang=fr").text)
+    assert 'data-testid="review-title">' in page and f"· {french}</h2>" in page
+    r = net.get(f"{server.base}/api/review/{finished}/position?move=3&seat=0&lang=fr")
+    assert r.json()["view"]["game"]["title"] == french

@@ -357,3 +357,20 @@ def test_civ4_refusal_is_the_engines_first_sentence() -> None:
             get_game("civ4").check_options(2, options)
         assert err.value.key is not None
         assert str(err.value) == str(engine.value).split(". ")[0].rstrip(".")
+
+
+def test_the_rules_give_the_games_title_in_the_readers_language(server: ServerProcess) -> None:
+    """The /rules index and each game's rules (page and API) name the game in the page's
+    language: civ4's title has a German one, carta's a French one."""
+    link = 'data-testid="rules-civ4">{}</a>'
+    page = html.unescape(get(server, "/rules?lang=de").text)
+    assert link.format("Civilization: Das Kartenspiel") in page
+    page = html.unescape(get(server, "/rules?lang=en").text)
+    assert link.format("Civilization: The Card Game") in page
+    api = get(server, "/api/rules/civ4?lang=es").json()
+    assert api["title"] == "Civilization: el juego de cartas"
+    assert get(server, "/api/rules/carta?lang=fr").json()["title"] == (
+        "CIV : Carta Impera Victoria"
+    )
+    page = html.unescape(get(server, "/rules/civ4?lang=pt").text)
+    assert "<title>Civilization: o jogo de cartas · " in page

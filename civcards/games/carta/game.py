@@ -421,6 +421,7 @@ class CartaGame:
     web_module: str | None = "games/carta/carta.js"
     web_assets: str | None = str(Path(__file__).parent / "static")
     web_texts: Mapping[str, str] = {
+        "title": "ui.title",  # the title, in the page's language (French spaces its colon)
         "deal": "web.deal",
         "deal=basic": "web.deal_basic",
         "deal=draft": "term.draft",

@@ -274,6 +274,7 @@ class Civ4Game:
     web_module: str | None = "games/civ4/civ4.js"
     web_assets: str | None = str(Path(__file__).parent / "static")
     web_texts: Mapping[str, str] = {
+        "title": "ccg.title",  # the title, in the page's language
         "note": "ccg.reconstructed",
         # each card set explained in one line under the lobby's choice (issue 40)
         **{f"cards={c}:help": f"ccg.web.card_set_about.{c}" for c in CARD_SETS},
