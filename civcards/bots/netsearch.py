@@ -14,6 +14,9 @@ game's search kit for the branches) with AlphaZero's selection and leaves:
   the rest shared by the others), in place of a playout; a finished game by
   its result; where the kit's tree stops before the game ends (civ4: the end
   of the seat's turn) by the network's value for the searching seat.
+* **``kit``** (``ismcts+net:950it:kit``): the leaves are valued as the plain search
+  values them (the game's kit: civ4's evaluation with its end-of-game rollout, CIV's
+  playout), and the root's first-play urgency too; the network gives only the prior.
 * **Branches and actions**: a branch is a whole move; its prior is the
   probability of its first action (:func:`civcards.bots.policy_net.action_for_text`),
   shared among branches that begin with the same action. Below a hidden step
@@ -149,6 +152,7 @@ class NetSearchBot(InfoSetSearch):
         sample: bool = False,
         kit: SearchKit | None = None,
         spell: bool | None = None,
+        kit_values: bool = False,
     ) -> None:
         get = getattr(game, "encoding", None)
         enc = get() if get is not None else None
@@ -176,6 +180,9 @@ class NetSearchBot(InfoSetSearch):
         )
         self.c_puct = c_puct
         self.sample = sample
+        #: value the leaves as the plain search does (the kit's ``values``: civ4's
+        #: evaluation, CIV's playout), the network giving only the prior
+        self.kit_values = kit_values
         #: ``net`` spells each whole move with the network, one pass a token (civ4's
         #: payments and card sets too), instead of choosing its first action only: by
         #: default where the network was trained to (its file's ``meta["spell"]``)
@@ -188,7 +195,7 @@ class NetSearchBot(InfoSetSearch):
         if iterations == 0 and seconds is None:
             self.name = "net" + (":sample" if sample else "")
         else:
-            self.name = f"ismcts+net:{self.budget_text()}"
+            self.name = f"ismcts+net:{self.budget_text()}" + (":kit" if kit_values else "")
         self._seat = 0
         #: the last searched decision, for training targets: the observation vector, the
         #: legal actions and the share of the visits (or the prior) of each
@@ -242,7 +249,9 @@ class NetSearchBot(InfoSetSearch):
         probs, value = self.net.evaluate(x, legal)
         names = action_names(table, legal)
         root.probs = {nm: float(probs[i]) for i, nm in enumerate(names)}
-        root.fpu = value
+        # first-play urgency at the root: the network's value, or the kit's of another deal
+        # (it may play the deal on) where the kit values the leaves
+        root.fpu = kit.values(sampler.sample(rng), me)[me] if self.kit_values else value
         edges = self._edges(root, g0, True)
         if not edges:  # pragma: no cover - a deal always has the decision's options
             return self.fallback(decision)
@@ -489,6 +498,20 @@ class NetSearchBot(InfoSetSearch):
             return kit.values(g, seat)
         n = int(g.n)
         net = self.net
+        if self.kit_values:
+            if leaf is not None and leaf.hidden is None and not kit.finished(g):
+                # the prior, worked out now (the kit's values may play ``g`` on, and the
+                # table reads it); the value is the kit's (first-play urgency: its value to
+                # the leaf's mover)
+                mover = kit.mover(g)
+                legal = table.legal_actions()
+                names = action_names(table, legal)
+                probs = net.policy_of(net.trunk(table.encode(mover)), legal).tolist()
+                leaf.probs = {nm: probs[i] for i, nm in enumerate(names)}
+                vals = kit.values(g, seat)
+                leaf.fpu = vals[mover]
+                return vals
+            return kit.values(g, seat)
         if kit.finished(g):
             v = net.value(table.encode(seat))
             mover = seat
@@ -529,30 +552,38 @@ class NetworkArgs(NamedTuple):
     #: ``spell``: spell whole moves; ``first``: the first action only; None: as the
     #: network's file says
     spell: bool | None
+    #: ``kit``: ``ismcts+net`` values its leaves as the plain search does (the game's kit)
+    #: and keeps the network for its prior
+    kit_values: bool = False
 
 
 def network_args(parts: str | None) -> NetworkArgs:
     """The options after a network bot's budget, ``:``-separated: whether it samples its
     moves (``sample``), whether ``net`` spells whole moves (``spell``) or chooses their
-    first action (``first``), and the weights file it names, if any
-    (``net:sample:FILE``).
+    first action (``first``), whether ``ismcts+net`` values its leaves with the game's
+    kit (``kit``), and the weights file it names, if any (``net:sample:FILE``).
 
     >>> network_args("sample:run/policy.npz")
-    NetworkArgs(sample=True, weights='run/policy.npz', spell=None)
+    NetworkArgs(sample=True, weights='run/policy.npz', spell=None, kit_values=False)
     >>> network_args("spell")
-    NetworkArgs(sample=False, weights=None, spell=True)
+    NetworkArgs(sample=False, weights=None, spell=True, kit_values=False)
+    >>> network_args("kit").kit_values
+    True
     """
     sample = False
     spell: bool | None = None
+    kit_values = False
     weights: str | None = None
     for part in filter(None, (p.strip() for p in (parts or "").split(":"))):
         if part == "sample":
             sample = True
         elif part in ("spell", "first"):
             spell = part == "spell"
+        elif part == "kit":
+            kit_values = True
         else:
             weights = part
-    return NetworkArgs(sample, weights, spell)
+    return NetworkArgs(sample, weights, spell, kit_values)
 
 
 def names_weights_file(name: str, arg: str | None) -> bool:
@@ -567,6 +598,8 @@ def names_weights_file(name: str, arg: str | None) -> bool:
 def make_net(game: Game, arg: str | None, seed: int | None) -> NetSearchBot:
     """The factory of ``net`` (``net:sample``, ``net:spell``, ``net:FILE``)."""
     args = network_args(arg)
+    if args.kit_values:
+        raise ValueError("net plays without a search, so it has no leaves: 'kit' is for ismcts+net")
     return NetSearchBot(
         game, seed, weights=args.weights, iterations=0, sample=args.sample, spell=args.spell
     )
@@ -583,7 +616,13 @@ def make_net_search(game: Game, arg: str | None, seed: int | None) -> NetSearchB
             "'spell' and 'first' are options of net"
         )
     return NetSearchBot(
-        game, seed, weights=args.weights, iterations=its, seconds=secs, sample=args.sample
+        game,
+        seed,
+        weights=args.weights,
+        iterations=its,
+        seconds=secs,
+        sample=args.sample,
+        kit_values=args.kit_values,
     )
 
 
