@@ -146,3 +146,29 @@ def test_the_games_of_this_browser_join_a_new_account(toy: ServerProcess, browse
     shot(page, "account-390")
     assert errors == []
     ctx.close()
+
+
+def test_the_history_names_each_game_in_the_pages_language(
+    toy: ServerProcess, browser: Any
+) -> None:
+    """The account's lists carry the game's own (English) title; the page shows the title
+    of the page's language (civ4's has one in every catalogue)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="de-DE")
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    account_form(page, toy, "register", "Dora", "dora's password")
+    page.goto(toy.base + "/?lang=de")  # a civ4 game from the lobby, against a bot
+    page.select_option("#game", "civ4")
+    page.select_option('select.seat-kind[data-seat="1"]', "bot:random")
+    page.click("#create")
+    page.wait_for_selector('[data-testid="play-mine"]')
+    page.goto(toy.base + "/account?lang=de")
+    kind = page.wait_for_selector('#history .game-kind[data-game="civ4"]')
+    assert kind.inner_text() == "Civilization: Das Kartenspiel"
+    page.select_option("#lang-select", "en")  # the page's language changed: the title too
+    page.wait_for_function(
+        "() => document.querySelector('#history .game-kind[data-game=civ4]')"
+        "?.textContent === 'Civilization: The Card Game'"
+    )
+    assert errors == []
+    ctx.close()

@@ -3,7 +3,7 @@
 // browsers' sessions end), deleting the account.
 // The session is an HttpOnly cookie this script never sees; its CSRF token (from
 // /api/account/me) goes with every change, in the X-CSRF-Token header.
-import { api, errorText, esc, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
+import { api, currentLang, errorText, esc, initLang, mySeats, onLang, rememberSeat, t } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let me = { account: null, csrf: null };
@@ -57,9 +57,21 @@ function renderLinkHere(known) {
   };
 }
 
+/** Each game's title in the page's language (GET /api/kinds), fetched once a language;
+ * the account's lists carry the game's own title, kept where a game is not listed. */
+const titlesByLang = new Map();
+async function titles() {
+  const lang = currentLang();
+  if (!titlesByLang.has(lang)) {
+    titlesByLang.set(lang, api("GET", `/api/kinds?lang=${encodeURIComponent(lang)}`).then((r) =>
+      new Map(r.ok ? r.data.games.map((k) => [k.name, k.title]) : [])));
+  }
+  return titlesByLang.get(lang);
+}
+
 async function renderHistory() {
   const ul = $("history");
-  const r = await api("GET", "/api/account/games?limit=100");
+  const [r, kindTitles] = await Promise.all([api("GET", "/api/account/games?limit=100"), titles()]);
   renderLinkHere(new Set(r.ok ? r.data.map((g) => g.id) : []));
   if (!r.ok || !r.data.length) {
     ul.innerHTML = `<li class="muted">${esc(r.ok ? t("web.acct.no_games") : errorText(r.data))}</li>`;
@@ -72,7 +84,7 @@ async function renderHistory() {
       ? ` <span class="muted" data-testid="rating-change">${esc(t("web.acct.rating_change", { before: rating(g.rating_before), after: rating(g.rating_after) }))}</span>` : "";
     const label = g.status === "finished" ? t("web.acct.view") : t("web.acct.open");
     return `<li data-testid="history-${esc(g.id)}" data-result="${esc(g.result || "")}">
-      <span><strong class="game-kind" data-game="${esc(g.game)}">${esc(g.title)}</strong> · ${names.join(" · ")} —
+      <span><strong class="game-kind" data-game="${esc(g.game)}">${esc(kindTitles.get(g.game) || g.title)}</strong> · ${names.join(" · ")} —
         <em data-testid="result">${esc(resultText(g))}</em>${rated}${change}</span>
       <button type="button" class="open" data-id="${esc(g.id)}" data-testid="open-${esc(g.id)}">${esc(label)}</button></li>`;
   }).join("");
@@ -91,13 +103,13 @@ async function openGame(id) {
 
 async function renderRatings() {
   const body = $("ratings").querySelector("tbody");
-  const r = await api("GET", "/api/account/ratings");
+  const [r, kindTitles] = await Promise.all([api("GET", "/api/account/ratings"), titles()]);
   if (!r.ok || !r.data.length) {
     body.innerHTML = `<tr><td colspan="4" class="muted">${esc(r.ok ? t("web.acct.no_ratings") : errorText(r.data))}</td></tr>`;
     return;
   }
   body.innerHTML = r.data.map((x) => `<tr data-testid="rating-${esc(x.game)}" data-ordinal="${x.ordinal}" data-games="${x.games}">
-    <th scope="row">${esc(x.title)}</th>
+    <th scope="row">${esc(kindTitles.get(x.game) || x.title)}</th>
     <td title="μ ${esc(rating(x.mu))} · σ ${esc(rating(x.sigma))}">${esc(rating(x.ordinal))}</td>
     <td>${x.games}</td><td>${x.wins}</td></tr>`).join("");
 }
