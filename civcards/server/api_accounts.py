@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import cookie_parser
 
-from ..i18n import LANGS, normalize_lang
+from ..i18n import LANGS
 from .account_rows import (
     AccountRow,
 )
@@ -42,7 +42,7 @@ from .accounts import (
     Accounts,
 )
 from .core import ApiError, TableServer, clean_name, name_key
-from .i18n_web import catalogue
+from .i18n_web import catalogue, page_lang
 from .limits import client_address
 from .models import AccountGameOut, OkOut, RatingOut, SeatTokenOut, SessionOut
 from .security import Security
@@ -339,9 +339,7 @@ def add_accounts(app: FastAPI, server: TableServer, redis_url: str | None = None
 
     @app.get("/account", response_class=HTMLResponse, include_in_schema=False)
     async def account_page(request: Request) -> HTMLResponse:
-        from .web import browser_lang
-
-        lang = normalize_lang(request.query_params.get("lang") or browser_lang(request))
+        lang = page_lang(request)
         return templates.TemplateResponse(
             request,
             "account.html",

@@ -19,7 +19,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..i18n import normalize_lang
 from .api_accounts import add_accounts
 from .api_games import games_router, kinds_router
 from .api_models import ERRORS, problem
@@ -30,6 +29,7 @@ from .clocks import Clocks
 from .clocks import router as clocks_router
 from .core import DB_DOWN, ApiError, Live, TableServer
 from .db import make_engine, migrate
+from .i18n_web import page_lang
 from .kinds import load_extra_games
 from .limits import Limits, LimitsMiddleware, WsSlots, env_number, tune_gc
 from .models import WS_MODELS
@@ -41,7 +41,7 @@ from .security import (
     Security,
     SecurityHeadersMiddleware,
 )
-from .web import add_pages, browser_lang
+from .web import add_pages
 
 log = logging.getLogger("civcards.server")
 
@@ -76,7 +76,7 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(r: Request, e: ApiError) -> JSONResponse:
         if e.words is not None:  # a sentence the catalogues say: in the request's language
-            lang = normalize_lang(r.query_params.get("lang") or browser_lang(r))
+            lang = page_lang(r)
             return problem(e.status, e.code, e.words(lang))
         return problem(e.status, e.code, e.message)
 

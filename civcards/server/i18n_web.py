@@ -8,9 +8,27 @@ and every game's into the one dictionary a browser receives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..i18n import DEFAULT_LANG, MESSAGES, normalize_lang, t
+from ..i18n import DEFAULT_LANG, LANGS, MESSAGES, normalize_lang, t
+
+if TYPE_CHECKING:
+    from fastapi import Request
+
+
+def browser_lang(request: Request) -> str:
+    """The first of the five languages in the Accept-Language header, else English."""
+    header = request.headers.get("accept-language", "")
+    for part in header.split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGS:
+            return code
+    return "en"
+
+
+def page_lang(request: Request) -> str:
+    """A page's language: its ``?lang=``, else the browser's (:func:`browser_lang`)."""
+    return normalize_lang(request.query_params.get("lang") or browser_lang(request))
 
 
 def catalogue(lang: str) -> dict[str, str]:

@@ -73,7 +73,7 @@ from ..game_api import Game, GameError
 from ..i18n import LANGS, normalize_lang
 from .botpool import end_pool, init_analysis_worker, wait_pools
 from .core import ApiError, Live, SeatInfo, TableServer, bot_seed
-from .i18n_web import catalogue, seat_names
+from .i18n_web import catalogue, page_lang, seat_names
 from .kinds import game_title, web_module
 
 log = logging.getLogger("civcards.server.review")
@@ -148,9 +148,7 @@ class AnalysisPool:
     reviews waiting for it (one coordinator task a worker, each analysing one game at a
     time, a few moves a task)."""
 
-    def __init__(
-        self, engine: Engine, workers: int, bot: str | None, hint_bot: str | None
-    ) -> None:
+    def __init__(self, engine: Engine, workers: int, bot: str | None, hint_bot: str | None) -> None:
         self.engine = engine
         self.workers = max(1, workers)
         #: the bots the server's settings name for every game (None: each game's own)
@@ -493,9 +491,7 @@ def review_router(server: TableServer) -> APIRouter:
         )
         return live, rec, True
 
-    def analysis_of(
-        game: Game, rid: str, record: dict[str, Any], stored: bool
-    ) -> dict[str, Any]:
+    def analysis_of(game: Game, rid: str, record: dict[str, Any], stored: bool) -> dict[str, Any]:
         _start(engine, pool, game, rid, json.dumps(record), stored=stored)
         with engine.connect() as conn:
             row = _row(conn, rid)
@@ -699,12 +695,6 @@ def review_router(server: TableServer) -> APIRouter:
         return {"move": text, "words": words, "move_number": idx}
 
     # -- pages -----------------------------------------------------------------------
-
-    def page_lang(request: Request) -> str:
-        """A page's language: its ``?lang=``, else the browser's."""
-        from .web import page_lang as lang_of
-
-        return lang_of(request)
 
     def page(request: Request, **ctx: Any) -> HTMLResponse:
         lang = page_lang(request)

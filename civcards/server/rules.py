@@ -34,7 +34,7 @@ from ..game_api import (
 )
 from ..i18n import LANGS, normalize_lang, t
 from .core import ApiError
-from .i18n_web import catalogue
+from .i18n_web import browser_lang, catalogue
 from .kinds import describe_kind, game_title, web_assets
 
 if TYPE_CHECKING:
@@ -96,14 +96,7 @@ class RulesOut(BaseModel):
 
 
 def _lang(request: Request, lang: str | None) -> str:
-    if lang:
-        return normalize_lang(lang)
-    header = request.headers.get("accept-language", "")
-    for part in header.split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGS:
-            return code
-    return "en"
+    return normalize_lang(lang) if lang else browser_lang(request)
 
 
 def _game(name: str) -> Game:

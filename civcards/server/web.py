@@ -21,26 +21,11 @@ from fastapi.templating import Jinja2Templates
 from ..game_api import DEFAULT_GAME, all_games
 from ..i18n import LANGS, normalize_lang, t
 from .core import Live, TableServer
-from .i18n_web import catalogue, seat_names
+from .i18n_web import catalogue, page_lang, seat_names
 from .kinds import describe_kinds, game_title, web_assets, web_module, web_view
 from .outcomes import people_result, resigned_seats
 
 HERE = Path(__file__).parent
-
-
-def browser_lang(request: Request) -> str:
-    """The first of the five languages in the Accept-Language header, else English."""
-    header = request.headers.get("accept-language", "")
-    for part in header.split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in LANGS:
-            return code
-    return "en"
-
-
-def page_lang(request: Request) -> str:
-    """A page's language: its ``?lang=``, else the browser's (:func:`browser_lang`)."""
-    return normalize_lang(request.query_params.get("lang") or browser_lang(request))
 
 
 #: the words of choices already described, per game, language and names (a choice's
