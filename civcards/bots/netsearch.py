@@ -390,10 +390,7 @@ class NetSearchBot(InfoSetSearch):
             # the policy of the deal that made the node a leaf, worked out now
             table, h = node.leaf
             node.leaf = None
-            legal = table.legal_actions()
-            names = action_names(table, legal)
-            probs = self.net.policy_of(h, legal).tolist()
-            node.probs = {nm: probs[i] for i, nm in enumerate(names)}
+            node.probs = self._policy(table, h)
         probs_by_name = node.probs
         if node.hidden is not None or not probs_by_name:
             share = 1.0 / (len(edges) if counts is None else sum(counts))
@@ -406,6 +403,14 @@ class NetSearchBot(InfoSetSearch):
         # (a key the kit counts weighs as that many listed branches: ``copies``)
         shares = shared_priors(dict(enumerate(plist)), acts, counts)
         node.prior = {e[0]: p for e, p in zip(edges, shares, strict=True)}
+
+    def _policy(self, table: Any, h: Any) -> dict[str, float]:
+        """The network's probability of each legal action of ``table`` (by name), from
+        its trunk's output ``h`` there."""
+        legal = table.legal_actions()
+        names = action_names(table, legal)
+        probs = self.net.policy_of(h, legal).tolist()
+        return {nm: probs[i] for i, nm in enumerate(names)}
 
     def _iterate(self, root: _Node, g: Any) -> None:
         kit = self.kit
@@ -504,10 +509,7 @@ class NetSearchBot(InfoSetSearch):
                 # table reads it); the value is the kit's (first-play urgency: its value to
                 # the leaf's mover)
                 mover = kit.mover(g)
-                legal = table.legal_actions()
-                names = action_names(table, legal)
-                probs = net.policy_of(net.trunk(table.encode(mover)), legal).tolist()
-                leaf.probs = {nm: probs[i] for i, nm in enumerate(names)}
+                leaf.probs = self._policy(table, net.trunk(table.encode(mover)))
                 vals = kit.values(g, seat)
                 leaf.fpu = vals[mover]
                 return vals

@@ -23,16 +23,9 @@ from .train_pg import (
 
 EXIT_USAGE = 2
 
-#: the expert method's defaults, for the options shared with ``--method pg``
-EXPERT_DEFAULTS: dict[str, Any] = {
-    "generations": 10,
-    "games": 40,
-    "iterations": 100,
-    "epochs": 3,
-    "lr": 1e-3,
-    "value_weight": 1.0,
-    "gauntlet_search": 2,
-    # the expert method's own options (refused with --method pg)
+#: the options only the expert method reads (refused with ``--method pg``) and their
+#: defaults
+EXPERT_ONLY_DEFAULTS: dict[str, Any] = {
     "warm_games": 400,
     "warm_epochs": 6,
     "buffer": 200_000,
@@ -47,20 +40,18 @@ EXPERT_DEFAULTS: dict[str, Any] = {
     "validation": 0.1,
 }
 #: the options only the expert method reads
-EXPERT_ONLY = (
-    "warm_games",
-    "warm_epochs",
-    "buffer",
-    "hidden",
-    "trunk",
-    "gauntlet",
-    "expert",
-    "expert_target",
-    "warm_mix",
-    "init_epochs",
-    "spell",
-    "validation",
-)
+EXPERT_ONLY = tuple(EXPERT_ONLY_DEFAULTS)
+#: the expert method's defaults: its own options' and those shared with ``--method pg``
+EXPERT_DEFAULTS: dict[str, Any] = {
+    "generations": 10,
+    "games": 40,
+    "iterations": 100,
+    "epochs": 3,
+    "lr": 1e-3,
+    "value_weight": 1.0,
+    "gauntlet_search": 2,
+    **EXPERT_ONLY_DEFAULTS,
+}
 METHODS = ("expert", "pg")
 
 
